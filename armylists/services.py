@@ -1,0 +1,142 @@
+"""Army-list use cases: read a roster, validate against a chart, store a list with its verdict."""
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from armylists.messages import render_problem
+from armylists.models import ArmyList, Chart, GameSystem
+from armylists.roster import ParsedRoster, parse_roster
+from armylists.validation import ChartSpec, Entry, Problem, Report, chart_from_rows, validate
+from config.i18n import localized
+
+
+def chart_spec(chart: Chart) -> ChartSpec:
+    rows = [(row.slot.code, row.compulsory, row.optional) for row in chart.rows.all()]
+    return chart_from_rows(chart.slug, rows, chart.points_min, chart.points_max)
+
+
+def charts_with_rows():
+    return Chart.objects.select_related("game_system").prefetch_related("rows__slot")
+
+
+def slot_aliases(game_system: GameSystem) -> dict[str, str]:
+    aliases: dict[str, str] = {}
+    for slot in game_system.slots.all():
+        for alias in [slot.code, slot.name_en, slot.name_fr, *slot.aliases]:
+            aliases[str(alias)] = slot.code
+    return aliases
+
+
+def slot_names(game_system: GameSystem, language: str | None = None) -> dict[str, str]:
+    return {slot.code: localized(slot, "name", language) for slot in game_system.slots.all()}
+
+
+def read_roster(data: bytes | str, fmt: str, game_system: GameSystem) -> ParsedRoster:
+    """Parse an upload into entries; raises RosterUnreadable with a reason a player can act on."""
+    expected = [game_system.name_en, game_system.name_fr, *game_system.aliases]
+    return parse_roster(
+        data, fmt, aliases=slot_aliases(game_system), expected_game_system_aliases=expected
+    )
+
+
+def entries_from_units(units: Sequence[Mapping[str, Any]]) -> list[Entry]:
+    return [
+        Entry(name=u["name"], slot=u.get("slot"), points=u["points"], models=u.get("models", 1))
+        for u in units
+    ]
+
+
+def validate_entries(chart: Chart, points_limit: int, entries: Sequence[Entry]) -> Report:
+    return validate(entries, chart_spec(chart), points_limit)
+
+
+def problem_data(problem: Problem) -> dict[str, Any]:
+    return {"code": problem.code, "slot": problem.slot, "params": dict(problem.params)}
+
+
+def report_data(report: Report, extra_warnings: Sequence[Problem] = ()) -> dict[str, Any]:
+    """The language-neutral report that is stored; messages are added when it is read."""
+    return _as_stored({
+        "valid": report.valid,
+        "total_points": report.total_points,
+        "slots": {
+            slot: {"count": c.count, "min": c.min, "max": c.max} for slot, c in report.slots.items()
+        },
+        "errors": [problem_data(p) for p in report.errors],
+        "warnings": [problem_data(p) for p in (*extra_warnings, *report.warnings)],
+    })
+
+
+def _as_stored(data: dict[str, Any]) -> dict[str, Any]:
+    """The JSON round trip (tuples become lists), so fresh and stored reports compare equal."""
+    return json.loads(json.dumps(data))
+
+
+def render_report(data: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
+    """Add a `message` in the active language to every problem of a stored report."""
+    def render(problems: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        out = []
+        for p in problems:
+            item = {"code": p["code"], "message": render_problem(p["code"], p.get("slot"), p.get("params", {}), names)}
+            if p.get("slot"):
+                item["slot"] = p["slot"]
+            item["params"] = p.get("params", {})
+            out.append(item)
+        return out
+
+    return {**data, "errors": render(data["errors"]), "warnings": render(data["warnings"])}
+
+
+def entries_data(entries: Sequence[Entry]) -> list[dict[str, Any]]:
+    return [asdict(e) for e in entries]
+
+
+@transaction.atomic
+def store_list(
+    *, owner, chart: Chart, points_limit: int, entries: Sequence[Entry], name: str = "",
+    source_format: str = "units", raw: bytes | None = None, raw_filename: str = "",
+    import_warnings: Sequence[Problem] = (), supersedes: ArmyList | None = None,
+) -> ArmyList:
+    """Validate and store a new list; an earlier version is kept and linked, never overwritten."""
+    report = validate_entries(chart, points_limit, entries)
+    return ArmyList.objects.create(
+        owner=owner, name=name, chart=chart, points_limit=points_limit,
+        source_format=source_format, raw_upload=raw, raw_filename=raw_filename,
+        entries=entries_data(entries),
+        import_warnings=[problem_data(p) for p in import_warnings],
+        report=report_data(report, import_warnings), valid=report.valid,
+        total_points=report.total_points, supersedes=supersedes, validated_at=timezone.now(),
+    )
+
+
+def stored_entries(army_list: ArmyList) -> list[Entry]:
+    return [Entry(**e) for e in army_list.entries]
+
+
+def revalidate_chart_lists(chart_id: int) -> int:
+    """Re-check every stored list of a chart after a TO edits it; returns how many changed."""
+    chart = charts_with_rows().get(pk=chart_id)
+    spec = chart_spec(chart)
+    changed = 0
+    for army_list in ArmyList.objects.filter(chart=chart).iterator():
+        changed += _revalidate(army_list, spec)
+    return changed
+
+
+def _revalidate(army_list: ArmyList, spec: ChartSpec) -> int:
+    with transaction.atomic():
+        locked = ArmyList.objects.select_for_update().get(pk=army_list.pk)
+        report = validate(stored_entries(locked), spec, locked.points_limit)
+        warnings = [Problem(p["code"], p.get("slot"), p.get("params", {})) for p in locked.import_warnings]
+        data = report_data(report, warnings)
+        if data == locked.report:
+            return 0
+        locked.report, locked.valid, locked.total_points = data, report.valid, report.total_points
+        locked.validated_at = timezone.now()
+        locked.save(update_fields=["report", "valid", "total_points", "validated_at"])
+        return 1
+

@@ -1,0 +1,4 @@
+"""Muster's project configuration: settings, URLs and the Celery app."""
+from .celery import app as celery_app
+
+__all__ = ("celery_app",)

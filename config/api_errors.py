@@ -1,0 +1,42 @@
+"""Every API error as JSON `{"detail", "code"}` (or DRF's field map), never an HTML page or a 500."""
+import logging
+
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.utils.translation import gettext as _
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+logger = logging.getLogger(__name__)
+
+
+class Conflict(exceptions.APIException):
+    """409: the object's state forbids the action."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "conflict"
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, RequestDataTooBig):
+        exc = exceptions.ValidationError(
+            {"detail": _("The request is too large."), "code": "request_too_large"}
+        )
+    elif isinstance(exc, SuspiciousOperation):
+        exc = exceptions.ParseError(_("The request could not be read."))
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    data = response.data
+    if isinstance(data, dict) and "detail" in data and "code" not in data:
+        codes = exc.get_codes() if isinstance(exc, exceptions.APIException) else None
+        code = codes if isinstance(codes, str) else getattr(exc, "default_code", "error")
+        response.data = {"detail": str(data["detail"]), "code": code}
+    elif isinstance(data, dict) and "detail" in data:
+        response.data = {"detail": str(data["detail"]), "code": str(data["code"])}
+    return response
+
+
+def api_error(detail: str, code: str, status_code: int = 400) -> Response:
+    return Response({"detail": detail, "code": code}, status=status_code)
+

@@ -1,0 +1,10 @@
+"""The Celery app: `celery -A config worker` starts a worker with Django's settings."""
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("muster")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

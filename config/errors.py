@@ -1,0 +1,30 @@
+"""Error pages: JSON under /api/, friendly bilingual pages elsewhere."""
+from django.http import JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+
+def _is_api(request) -> bool:
+    return request.path.startswith("/api/")
+
+
+def _respond(request, status: int, code: str, detail: str):
+    if _is_api(request):
+        return JsonResponse({"detail": detail, "code": code}, status=status)
+    return render(request, "error.html", {"status": status, "detail": detail}, status=status)
+
+
+def not_found(request, exception=None):
+    return _respond(request, 404, "not_found", _("This page does not exist."))
+
+
+def forbidden(request, exception=None):
+    return _respond(request, 403, "permission_denied", _("You may not see this page."))
+
+
+def bad_request(request, exception=None):
+    return _respond(request, 400, "bad_request", _("The request could not be understood."))
+
+
+def server_error(request):
+    return _respond(request, 500, "server_error", _("Something went wrong on our side."))

@@ -1,0 +1,24 @@
+"""Top-level URLs: the admin, the API (v1 and its schema), and the site's pages."""
+from django.conf import settings
+from django.conf.urls.static import static
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from config import errors
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/v1/", include("config.api_urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("league.urls")),
+]
+if settings.DEBUG:
+    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
+
+handler404 = errors.not_found
+handler500 = errors.server_error
+handler403 = errors.forbidden
+handler400 = errors.bad_request

@@ -1,0 +1,133 @@
+"""Candidate edge sets, from a sparse seeded graph up to the complete graph.
+
+Each set lists vertex pairs ``(u, v)`` with ``u < v``; the bye vertex is ``problem.n``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from itertools import combinations
+
+from league.pairing.bounds import odd_thresholds, score_groups
+from league.pairing.hashing import stable_key
+from league.pairing.problem import Problem, affinity_counts
+
+Edge = tuple[int, int]
+
+# Groups this small get all their pairs even in the sparse graph.
+SMALL_GROUP = 8
+
+
+def core_and_fixed(problem: Problem) -> tuple[list[int], list[Edge]]:
+    """Vertices whose pairing is optimised by the pruned graphs, and pairs fixed beforehand.
+
+    In strict mode the bye receiver is known in advance for the proof (the lowest-ranked
+    eligible player), so the pruned graphs pair the others and fix that bye.
+    """
+    players = list(range(problem.n))
+    if not problem.has_bye:
+        return players, []
+    if problem.strict:
+        target = problem.bye_target()
+        return [v for v in players if v != target], [(target, problem.dummy)]
+    return [*players, problem.dummy], []
+
+
+def is_rematch(problem: Problem, u: int, v: int) -> bool:
+    return v != problem.n and v in problem.opponents[u]
+
+
+def is_clean(problem: Problem, u: int, v: int) -> bool:
+    """No rematch, no club/faction penalty, no repeated bye."""
+    if v == problem.n:
+        return not problem.players[u].had_bye
+    if v in problem.opponents[u]:
+        return False
+    return affinity_counts(problem.settings, problem.players[u], problem.players[v]) == (0, 0)
+
+
+def _ordered(u: int, v: int) -> Edge:
+    return (u, v) if u < v else (v, u)
+
+
+def _label(problem: Problem, v: int) -> int | str:
+    return "bye" if v == problem.n else problem.players[v].id
+
+
+def _shuffled(problem: Problem, vertices: list[int], salt: str, turn: int) -> list[int]:
+    seed, rnd = problem.settings.seed, problem.settings.round_number
+    return sorted(vertices, key=lambda v: stable_key(seed, rnd, salt, turn, _label(problem, v)))
+
+
+def _groups(problem: Problem, core: list[int]) -> list[list[int]]:
+    return score_groups((v, problem.score(v)) for v in core)
+
+
+def sparse_edges(problem: Problem, core: list[int], fixed: list[Edge], turns: int) -> set[Edge]:
+    """Clean pairs only: ``turns`` seeded cycles through each score group, plus seeded cross
+    pairs at odd thresholds; small groups keep every clean pair."""
+    edges = set(fixed)
+    groups = _groups(problem, core)
+    for group in groups:
+        edges.update(_sparse_within(problem, group, turns))
+    for k in odd_thresholds([len(g) for g in groups]):
+        edges.update(_sparse_across(problem, groups[k], groups[k + 1], turns))
+    edges.update(e for e in problem.preferred if is_clean(problem, *e))
+    return edges
+
+
+def _sparse_within(problem: Problem, group: list[int], turns: int) -> Iterator[Edge]:
+    if len(group) <= SMALL_GROUP:
+        candidates: Iterable[Edge] = combinations(group, 2)
+    else:
+        candidates = (
+            (cycle[i - 1], cycle[i])
+            for turn in range(turns)
+            for cycle in [_shuffled(problem, group, "cycle", turn)]
+            for i in range(len(cycle))
+        )
+    return (_ordered(u, v) for u, v in candidates if is_clean(problem, *_ordered(u, v)))
+
+
+def _sparse_across(
+    problem: Problem, upper: list[int], lower: list[int], turns: int
+) -> Iterator[Edge]:
+    if len(upper) * len(lower) <= SMALL_GROUP * SMALL_GROUP:
+        candidates: Iterable[Edge] = ((u, v) for u in upper for v in lower)
+    else:
+        candidates = (
+            pair
+            for turn in range(turns)
+            for pair in zip(
+                _shuffled(problem, upper, "up", turn),
+                _shuffled(problem, lower, "down", turn),
+                strict=False,
+            )
+        )
+    return (_ordered(u, v) for u, v in candidates if is_clean(problem, *_ordered(u, v)))
+
+
+def adjacent_edges(problem: Problem, core: list[int], fixed: list[Edge]) -> set[Edge]:
+    """Every rematch-free pair inside a score group or across an odd threshold (see bounds)."""
+    edges = set(fixed)
+    groups = _groups(problem, core)
+    for group in groups:
+        edges.update(e for e in combinations(group, 2) if not is_rematch(problem, *e))
+    for k in odd_thresholds([len(g) for g in groups]):
+        for u in groups[k]:
+            edges.update(
+                e for v in groups[k + 1] if not is_rematch(problem, *(e := _ordered(u, v)))
+            )
+    return edges
+
+
+def all_edges(problem: Problem, rematches: bool) -> list[Edge]:
+    """Every pair (without or with rematches) plus every bye."""
+    edges = [
+        (u, v)
+        for u, v in combinations(range(problem.n), 2)
+        if rematches or v not in problem.opponents[u]
+    ]
+    if problem.has_bye:
+        edges.extend((u, problem.dummy) for u in range(problem.n))
+    return edges

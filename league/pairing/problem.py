@@ -1,0 +1,174 @@
+"""The pairing problem as vertices and per-edge penalty vectors (one entry per tier)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from league.pairing.hashing import stable_key
+from league.pairing.types import PairingSettings, PlayerState
+
+# Tie-break tier: one penalty per edge in [0, TIEBREAK_RANGE); lowest tier, not part of the cost.
+TIEBREAK_RANGE = 1 << 16
+
+# Index of each tier in a penalty vector (COST_TIERS order, then the seeded tie-break).
+REMATCH, REPEAT_BYE, BYE_STRICT, GAP, STRONG, WEAK, BYE_SOFT, TIEBREAK = range(8)
+N_TIERS = 8
+N_COST_TIERS = 7
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Players sorted by rank (vertex ``i`` = ``players[i]``) and, for odd fields, a bye vertex."""
+
+    players: tuple[PlayerState, ...]
+    settings: PairingSettings
+    opponents: tuple[frozenset[int], ...]  # vertex indices each player already met
+    bye_position: tuple[int, ...]  # per player: same-status players ranked below them
+    preferred: frozenset[tuple[int, int]]  # vertex pairs the tie-break favours (round 1)
+    tiebreak_range: int = TIEBREAK_RANGE
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    @property
+    def has_bye(self) -> bool:
+        return self.n % 2 == 1
+
+    @property
+    def dummy(self) -> int:
+        """Vertex index of the bye (only meaningful when ``has_bye``)."""
+        return self.n
+
+    @property
+    def n_vertices(self) -> int:
+        return self.n + (1 if self.has_bye else 0)
+
+    @property
+    def strict(self) -> bool:
+        return self.settings.bye_priority == "strict"
+
+    @cached_property
+    def min_score(self) -> int:
+        return min((p.score for p in self.players), default=0)
+
+    @cached_property
+    def max_score(self) -> int:
+        return max((p.score for p in self.players), default=0)
+
+    def bye_target(self) -> int:
+        """The best bye receiver: lowest-ranked player without a bye (or, failing that, with one)."""
+        return min(range(self.n), key=lambda i: (self.players[i].had_bye, self.bye_position[i]))
+
+    def score(self, v: int) -> int:
+        """Score of a vertex; the bye vertex stands at the lowest score of the field."""
+        return self.min_score if v == self.n else self.players[v].score
+
+
+def build_problem(
+    players: Sequence[PlayerState],
+    settings: PairingSettings,
+    preferred_ids: Sequence[tuple[int, int]] = (),
+) -> Problem:
+    """Validate the input and index it; input order never matters."""
+    ordered = tuple(sorted(players, key=lambda p: p.rank))
+    _validate(ordered)
+    index = {p.id: i for i, p in enumerate(ordered)}
+    opponents = _opponent_sets(ordered, index)
+    preferred = frozenset(
+        (min(index[a], index[b]), max(index[a], index[b])) for a, b in preferred_ids
+    )
+    return Problem(ordered, settings, opponents, _bye_positions(ordered), preferred)
+
+
+def _validate(players: tuple[PlayerState, ...]) -> None:
+    if len({p.id for p in players}) != len(players):
+        raise ValueError("player ids must be unique")
+    if len({p.rank for p in players}) != len(players):
+        raise ValueError("player ranks must be unique")
+
+
+def _opponent_sets(
+    players: tuple[PlayerState, ...], index: dict[int, int]
+) -> tuple[frozenset[int], ...]:
+    # Symmetric on purpose: a meeting recorded on either side counts as a meeting.
+    sets: list[set[int]] = [set() for _ in players]
+    for i, player in enumerate(players):
+        for other in player.opponents:
+            j = index.get(other)
+            if j is not None and j != i:
+                sets[i].add(j)
+                sets[j].add(i)
+    return tuple(frozenset(s) for s in sets)
+
+
+def _bye_positions(players: tuple[PlayerState, ...]) -> tuple[int, ...]:
+    """Per player, how many players of the same bye status are ranked below them."""
+    below: list[int] = [0] * len(players)
+    seen = {False: 0, True: 0}
+    for i in range(len(players) - 1, -1, -1):  # players are sorted best first
+        status = players[i].had_bye
+        below[i] = seen[status]
+        seen[status] += 1
+    return tuple(below)
+
+
+def pair_penalty(problem: Problem, u: int, v: int) -> tuple[int, ...]:
+    """Penalty vector of pairing vertices ``u < v`` (``v`` may be the bye vertex)."""
+    if v == problem.n:
+        return bye_penalty(problem, u)
+    a, b = problem.players[u], problem.players[v]
+    strong, weak = affinity_counts(problem.settings, a, b)
+    return (
+        1 if v in problem.opponents[u] else 0,
+        0,
+        0,
+        (a.score - b.score) ** 2,
+        strong,
+        weak,
+        0,
+        tiebreak(problem, u, v),
+    )
+
+
+def bye_penalty(problem: Problem, u: int) -> tuple[int, ...]:
+    """Penalty vector of giving the bye to player ``u``."""
+    player = problem.players[u]
+    position = problem.bye_position[u]
+    strict = problem.strict
+    gap = 0 if strict else (player.score - problem.min_score) ** 2
+    return (
+        0,
+        1 if player.had_bye else 0,
+        position if strict else 0,
+        gap,
+        0,
+        0,
+        0 if strict else position,
+        0,
+    )
+
+
+def affinity_counts(settings: PairingSettings, a: PlayerState, b: PlayerState) -> tuple[int, int]:
+    """(strong, weak) counts of same-club/same-faction penalties for a pair."""
+    strong = weak = 0
+    for weight, same in (
+        (settings.club_weight, bool(a.club) and a.club == b.club),
+        (settings.faction_weight, bool(a.faction) and a.faction == b.faction),
+    ):
+        if same and weight == "avoid_strongly":
+            strong += 1
+        elif same and weight == "avoid":
+            weak += 1
+    return strong, weak
+
+
+def tiebreak(problem: Problem, u: int, v: int) -> int:
+    """Seeded per-pair key; favoured pairs (round 1 shuffle) get the best value, 0."""
+    if problem.tiebreak_range <= 1 or (u, v) in problem.preferred:
+        return 0
+    a, b = problem.players[u].id, problem.players[v].id
+    key = stable_key(problem.settings.seed, problem.settings.round_number, min(a, b), max(a, b))
+    return 1 + key % (problem.tiebreak_range - 1)

@@ -1,0 +1,70 @@
+"""Exact lexicographic encoding of the tiered penalties into one integer weight per edge.
+
+Every perfect matching of the same vertex set has ``E = n_vertices / 2`` edges, and the total of
+tier ``t`` over such a matching lies in ``[0, B_t]``. With mixed-radix multipliers
+``M_last = 1`` and ``M_t = M_{t+1} * (B_{t+1} + 1)``, the largest possible sum of all lower tiers
+is ``M_t - 1`` (the sum telescopes), so it can never make up one unit of tier ``t``. The edge
+weight ``C - sum_t p_t * M_t`` (``C`` keeps it positive) therefore orders perfect matchings
+exactly as the penalty totals compare lexicographically. Everything stays in Python ints and
+below ``2**WEIGHT_BITS`` so rustworkx's i128 blossom arithmetic (duals up to a few times the
+largest weight) cannot overflow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from league.pairing.problem import (
+    BYE_SOFT,
+    BYE_STRICT,
+    GAP,
+    N_TIERS,
+    REMATCH,
+    REPEAT_BYE,
+    STRONG,
+    TIEBREAK,
+    WEAK,
+    Problem,
+)
+
+WEIGHT_BITS = 120
+
+
+@dataclass(frozen=True)
+class Encoder:
+    """Multipliers and the positive offset for one problem."""
+
+    multipliers: tuple[int, ...]
+    offset: int
+
+    def weight(self, penalty: tuple[int, ...]) -> int:
+        """Integer weight of an edge, larger is better."""
+        return self.offset - sum(p * m for p, m in zip(penalty, self.multipliers, strict=True))
+
+
+def tier_bounds(problem: Problem) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(largest value of one edge, largest total over a perfect matching) for every tier."""
+    pairs = problem.n_vertices // 2
+    last = max(problem.n - 1, 0)
+    gap = (problem.max_score - problem.min_score) ** 2
+    per_edge = [0] * N_TIERS
+    per_edge[REMATCH], per_edge[REPEAT_BYE], per_edge[BYE_STRICT] = 1, 1, last
+    per_edge[GAP], per_edge[STRONG], per_edge[WEAK] = gap, 2, 2
+    per_edge[BYE_SOFT], per_edge[TIEBREAK] = last, max(problem.tiebreak_range - 1, 0)
+    totals = [pairs * value for value in per_edge]
+    # Only one edge of a matching touches the bye vertex.
+    for tier in (REPEAT_BYE, BYE_STRICT, BYE_SOFT):
+        totals[tier] = per_edge[tier]
+    return tuple(per_edge), tuple(totals)
+
+
+def make_encoder(problem: Problem) -> Encoder:
+    """Build the mixed-radix encoder; raises if the weights would not fit the solver."""
+    per_edge, totals = tier_bounds(problem)
+    multipliers = [1] * N_TIERS
+    for tier in range(N_TIERS - 2, -1, -1):
+        multipliers[tier] = multipliers[tier + 1] * (totals[tier + 1] + 1)
+    offset = 1 + sum(p * m for p, m in zip(per_edge, multipliers, strict=True))
+    if offset.bit_length() > WEIGHT_BITS:
+        raise OverflowError("pairing weights exceed the exact integer range of the solver")
+    return Encoder(tuple(multipliers), offset)

@@ -1,0 +1,12 @@
+"""The site's pages."""
+from django.contrib.auth.views import LogoutView
+from django.urls import path
+
+from league import views
+from league.accounts import RateLimitedLoginView
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("login/", RateLimitedLoginView.as_view(), name="login"),
+    path("logout/", LogoutView.as_view(), name="logout"),
+]

@@ -1,0 +1,116 @@
+"""Admin: the whole catalogue is editable data; dice rolls are a read-only log."""
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
+from missions.models import (
+    DiceRoll,
+    DiceStream,
+    Level,
+    MarginBand,
+    Mission,
+    SpecialRule,
+    Stratagem,
+    StratagemCategory,
+)
+
+
+@admin.register(Level)
+class LevelAdmin(admin.ModelAdmin):
+    list_display = ["slug", "name_en", "table_width_cm", "table_depth_cm", "ruins_min", "ruins_max",
+                    "stratagems_per_player"]
+    list_editable = ["stratagems_per_player"]
+
+
+@admin.register(SpecialRule)
+class SpecialRuleAdmin(admin.ModelAdmin):
+    list_display = ["slug", "name_en", "name_fr"]
+
+
+class StratagemInline(admin.TabularInline):
+    model = Stratagem
+    fields = ["order", "slug", "name_en", "name_fr", "markers"]
+    extra = 0
+
+
+@admin.register(StratagemCategory)
+class StratagemCategoryAdmin(admin.ModelAdmin):
+    list_display = ["slug", "name_en", "name_fr", "order"]
+    inlines = [StratagemInline]
+
+
+@admin.register(Stratagem)
+class StratagemAdmin(admin.ModelAdmin):
+    list_display = ["slug", "name_en", "name_fr", "category", "markers"]
+    list_filter = ["category"]
+    search_fields = ["slug", "name_en", "name_fr"]
+
+
+@admin.register(Mission)
+class MissionAdmin(admin.ModelAdmin):
+    list_display = ["order", "slug", "name_en", "name_fr", "kind", "d6", "objective_kind",
+                    "uses_victory_points"]
+    list_display_links = ["slug"]
+    list_filter = ["kind", "uses_victory_points"]
+    fieldsets = [
+        (None, {"fields": ["slug", "kind", "d6", "order", "name_en", "name_fr"]}),
+        (_("Objective and deployment"), {"fields": [
+            "objective_kind", "objective_en", "objective_fr", "deployment_en", "deployment_fr",
+            "outcome_fields", "diagram"]}),
+        (_("Game"), {"fields": [
+            "game_turns", "game_turns_note_en", "game_turns_note_fr", "first_turn", "special_rules_by_level", "roles",
+            "role_charts", "uses_victory_points", "victory_points"]}),
+        (_("Stratagems"), {"fields": ["stratagem_exceptions"]}),
+        (_("Notes on gaps and defaults"), {"fields": ["notes"]}),
+    ]
+
+
+@admin.register(MarginBand)
+class MarginBandAdmin(admin.ModelAdmin):
+    list_display = ["slug", "name_en", "name_fr", "min_fraction"]
+    list_editable = ["min_fraction"]
+
+    def changelist_view(self, request, extra_context=None):
+        extra_context = {**(extra_context or {}), "title": _(
+            "Victory margin bands — a Muster default: the rulebook's table (p. 86) is not in the "
+            "rules we hold; edit the bands to match your event."
+        )}
+        return super().changelist_view(request, extra_context)
+
+
+class DiceRollInline(admin.TabularInline):
+    model = DiceRoll
+    fields = ["sequence", "purpose", "expression", "dice", "total", "actor", "created_at"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(DiceStream)
+class DiceStreamAdmin(admin.ModelAdmin):
+    list_display = ["key", "seed", "next_sequence", "created_at"]
+    readonly_fields = ["key", "seed", "next_sequence", "created_at"]
+    inlines = [DiceRollInline]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(DiceRoll)
+class DiceRollAdmin(admin.ModelAdmin):
+    """Every die is evidence: nobody edits or deletes a roll."""
+
+    list_display = ["stream", "sequence", "purpose", "expression", "dice", "total", "actor", "created_at"]
+    list_filter = ["purpose"]
+    readonly_fields = ["stream", "sequence", "purpose", "expression", "dice", "total", "actor", "created_at"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -1,0 +1,205 @@
+"""API: the Cities of Death catalogue and the stateless tools (mission roll, dice, VP, legality)."""
+from dataclasses import asdict
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import generics
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api_errors import api_error
+from missions import legality, objectives, services, victory
+from missions.dice import DiceError, Roll, Roller
+from missions.messages import stratagem_message, vp_message
+from missions.models import Level, Mission, Stratagem, StratagemCategory
+from missions.pregame import pregame
+from missions.selection import roll_mission
+from missions.serializers import (
+    DecideSerializer,
+    DiceRollSerializer,
+    LevelSerializer,
+    MissionBriefSerializer,
+    MissionDetailSerializer,
+    MissionRollSerializer,
+    MissionSerializer,
+    PregameSerializer,
+    StratagemCheckSerializer,
+    StratagemSerializer,
+    VictoryPointsSerializer,
+)
+
+REPORT = OpenApiResponse(description="result")
+
+
+def roll_data(roll: Roll) -> dict:
+    return {"sequence": roll.sequence, "purpose": roll.purpose, "expression": roll.expression,
+            "dice": list(roll.dice), "total": roll.total, "player": roll.actor}
+
+
+def seed_of(data: dict) -> int:
+    return data["seed"] if data.get("seed") is not None else services.new_seed()
+
+
+class MissionListView(generics.ListAPIView):
+    """GET /api/v1/missions/: the 5 standard and 6 special missions, in catalogue order."""
+
+    serializer_class = MissionSerializer
+    pagination_class = None
+    queryset = Mission.objects.order_by("order")
+
+
+class MissionDetailView(generics.RetrieveAPIView):
+    serializer_class = MissionDetailSerializer
+    queryset = Mission.objects.all()
+    lookup_field = "slug"
+
+
+class StratagemListView(generics.ListAPIView):
+    """GET /api/v1/stratagems/: the 23 stratagems in catalogue order."""
+
+    serializer_class = StratagemSerializer
+    pagination_class = None
+    queryset = Stratagem.objects.select_related("category").order_by("category__order", "order")
+
+
+class LevelListView(generics.ListAPIView):
+    serializer_class = LevelSerializer
+    pagination_class = None
+    queryset = Level.objects.order_by("order")
+
+
+class MissionRollView(APIView):
+    """POST /api/v1/missions/roll/: pick a mission by die roll; the same seed gives the same answer."""
+
+    @extend_schema(request=MissionRollSerializer, responses={200: REPORT})
+    def post(self, request):
+        serializer = MissionRollSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        seed, level = seed_of(data), data["level"]
+        standard, special = services.mission_table()
+        result = roll_mission(Roller(seed), data["on_six"], standard, special)
+        mission = Mission.objects.get(slug=result.slug)
+        return Response({
+            "mission": MissionBriefSerializer(mission).data, "rolls": list(result.rolls),
+            "level": level.slug, "stratagems_per_player": level.stratagems_per_player, "seed": seed,
+        })
+
+
+class DiceRollView(APIView):
+    """POST /api/v1/dice/roll/: one roll at the table (D6, 2D6, D3+3, 2D6x3…), reproducible by seed."""
+
+    @extend_schema(request=DiceRollSerializer, responses={200: REPORT})
+    def post(self, request):
+        serializer = DiceRollSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        seed = seed_of(data)
+        try:
+            roll = Roller(seed).roll(data["expression"], data["purpose"])
+        except (ValueError, DiceError) as exc:
+            return api_error(str(exc), "dice_expression_invalid")
+        return Response({"seed": seed, "roll": roll_data(roll)})
+
+
+class PregameView(APIView):
+    """POST /api/v1/missions/pregame/: every roll made before the first turn of a game."""
+
+    @extend_schema(request=PregameSerializer, responses={200: REPORT})
+    def post(self, request):
+        serializer = PregameSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        players = tuple(data["players"])
+        if players[0] == players[1]:
+            return api_error("The two players need different names.", "players_not_distinct")
+        seed = seed_of(data)
+        spec = services.mission_spec(data["mission"])
+        result = pregame(Roller(seed), spec, data["level"].slug, players)
+        body = {key: value for key, value in asdict(result).items() if key != "rolls"}
+        body["players"] = list(players)
+        body["rolls"] = [roll_data(roll) for roll in result.rolls]
+        return Response({"seed": seed, "mission": data["mission"].slug, "level": data["level"].slug, **body})
+
+
+def catalogue_names() -> dict[str, str]:
+    names = {s.slug: s.name for s in Stratagem.objects.all()}
+    names.update({c.slug: c.name for c in StratagemCategory.objects.all()})
+    return names
+
+
+class StratagemCheckView(APIView):
+    """POST /api/v1/stratagems/check/: is this declaration legal for this mission, level and role?"""
+
+    @extend_schema(request=StratagemCheckSerializer, responses={200: REPORT})
+    def post(self, request):
+        serializer = StratagemCheckSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        exceptions = services.exceptions_of(data["mission"])
+        allowance = data["level"].stratagems_per_player
+        problems = legality.check_stratagems(
+            data["stratagems"], allowance=allowance, role=data["role"],
+            categories=services.stratagem_categories(), exceptions=exceptions,
+        )
+        names = catalogue_names()
+        granted = legality.allowance_for(allowance, data["role"], exceptions)
+        return Response({
+            "legal": not problems,
+            "errors": [{"code": p.code, "message": stratagem_message(p.code, p.params, names),
+                        "params": dict(p.params)} for p in problems],
+            "allowance": {"base": granted.base, "extras": dict(granted.extras),
+                          "free": dict(granted.free),
+                          "forbidden_categories": sorted(granted.forbidden_categories)},
+        })
+
+
+def side_state(side: dict) -> victory.SideState:
+    units = tuple(victory.UnitState(**unit) for unit in side["units"])
+    return victory.SideState(side["name"], side["role"], units)
+
+
+class VictoryPointsView(APIView):
+    """POST /api/v1/victory-points/: score a finished game (25% rule, separate elements)."""
+
+    @extend_schema(request=VictoryPointsSerializer, responses={200: REPORT})
+    def post(self, request):
+        serializer = VictoryPointsSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        rules = services.mission_spec(data["mission"]).victory_points
+        try:
+            result = victory.score(tuple(side_state(s) for s in data["sides"]), rules)
+        except victory.VpInputError as exc:
+            return api_error(vp_message(exc.code, exc.params), exc.code)
+        return Response({
+            "sides": [{"name": s.name, "victory_points": s.victory_points,
+                       "units": [asdict(u) for u in s.units]} for s in result.sides],
+            "winner": result.winner, "margin": result.margin,
+        })
+
+
+def vp_result(sides: tuple[str, str], points: dict[str, int]) -> victory.VpResult:
+    scores = tuple(victory.SideScore(name, points.get(name, 0), ()) for name in sides)
+    a, b = (s.victory_points for s in scores)
+    winner = None if a == b else (sides[0] if a > b else sides[1])
+    return victory.VpResult(scores, winner, abs(a - b))
+
+
+class DecideView(APIView):
+    """POST /api/v1/missions/{slug}/decide/: who won, from the objective outcome a player reports."""
+
+    @extend_schema(request=DecideSerializer, responses={200: REPORT})
+    def post(self, request, slug: str):
+        mission = generics.get_object_or_404(Mission, slug=slug)
+        serializer = DecideSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        sides = tuple(data["sides"])
+        vp = vp_result(sides, data["victory_points"]) if "victory_points" in data else None
+        try:
+            decision = objectives.decide(
+                mission.objective_kind, data["outcome"], sides=sides, roles=data.get("roles"), vp=vp
+            )
+        except objectives.OutcomeError as exc:
+            return api_error(exc.code, exc.code)
+        return Response({"winner": decision.winner, "reason": decision.reason})

@@ -1,0 +1,77 @@
+"""Missions use cases: catalogue rows as engine specs, and dice streams that log every roll."""
+import secrets
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TypeVar
+
+from django.db import transaction
+
+from missions.catalogue_types import MissionSpec, StratagemException
+from missions.dice import Roller
+from missions.models import DiceRoll, DiceStream, Level, Mission, Stratagem
+
+T = TypeVar("T")
+MAX_SEED = 2**31 - 1
+
+MISSION_SPEC_FIELDS = ("slug", "kind", "objective_kind", "d6", "order", "uses_victory_points", "roles",
+                       "first_turn", "special_rules_by_level", "victory_points", "stratagem_exceptions")
+
+
+def new_seed() -> int:
+    return secrets.randbelow(MAX_SEED)
+
+
+def mission_spec(mission: Mission) -> MissionSpec:
+    return MissionSpec.from_mapping({name: getattr(mission, name) for name in MISSION_SPEC_FIELDS})
+
+
+def mission_table() -> tuple[list[str], list[str]]:
+    """Slugs for D6 results 1–5, and the special missions in catalogue order."""
+    missions = list(Mission.objects.order_by("order"))
+    standard = [m.slug for m in sorted((m for m in missions if m.kind == "standard"), key=lambda m: m.d6 or 0)]
+    special = [m.slug for m in missions if m.kind == "special"]
+    return standard, special
+
+
+def stratagem_categories() -> dict[str, str]:
+    return dict(Stratagem.objects.values_list("slug", "category__slug"))
+
+
+def exceptions_of(mission: Mission) -> tuple[StratagemException, ...]:
+    return mission_spec(mission).stratagem_exceptions
+
+
+def level_by_slug(slug: str) -> Level:
+    return Level.objects.get(slug=slug)
+
+
+def stream_for(key: str, seed: int | None = None) -> DiceStream:
+    stream, _created = DiceStream.objects.get_or_create(
+        key=key, defaults={"seed": new_seed() if seed is None else seed}
+    )
+    return stream
+
+
+@contextmanager
+def rolling(stream: DiceStream, actor=None) -> Iterator[Roller]:
+    """Lock the stream, hand out a roller resumed at its counter, and store every roll made.
+
+    Concurrent callers queue on the row lock, so two requests never reuse a roll number.
+    """
+    with transaction.atomic():
+        locked = DiceStream.objects.select_for_update().get(pk=stream.pk)
+        roller = Roller(locked.seed, locked.next_sequence)
+        yield roller
+        DiceRoll.objects.bulk_create([
+            DiceRoll(stream=locked, sequence=r.sequence, purpose=r.purpose, expression=r.expression,
+                     dice=list(r.dice), total=r.total, actor=actor)
+            for r in roller.rolls
+        ])
+        locked.next_sequence = roller.next_sequence
+        locked.save(update_fields=["next_sequence"])
+        stream.next_sequence = locked.next_sequence
+
+
+def roll_with(stream: DiceStream, action: Callable[[Roller], T], actor=None) -> T:
+    with rolling(stream, actor) as roller:
+        return action(roller)

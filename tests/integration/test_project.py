@@ -1,0 +1,106 @@
+"""The project shell: settings from the environment, deploy checks, compose file, error pages."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from config.ratelimit import parse_rates
+from config.secret import load_or_create_secret_key
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_secret_key_is_generated_once_and_private(tmp_path):
+    path = tmp_path / "secret_key"
+    first = load_or_create_secret_key(path)
+    assert len(first) >= 50
+    assert load_or_create_secret_key(path) == first
+    assert path.stat().st_mode & 0o077 == 0
+
+
+def test_no_secret_key_in_the_code():
+    settings_text = (ROOT / "config" / "settings.py").read_text()
+    assert "SECRET_KEY = \"" not in settings_text and "SECRET_KEY = '" not in settings_text
+
+
+def test_rate_limit_spec_parsing():
+    assert parse_rates("off") is None
+    rates = parse_rates("signup=5/minute")
+    assert (rates["signup"].requests, rates["signup"].seconds) == (5, 60)
+    assert rates["login"].requests == 30  # untouched default
+
+
+def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "HTTPS", "SECRET_KEY"}}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env={**clean, **env},
+        capture_output=True, text=True, timeout=120,
+    )
+
+
+def test_check_deploy_is_clean_with_production_values(tmp_path):
+    result = run_manage(
+        "check", "--deploy", "--fail-level", "WARNING",
+        DEBUG="false", HTTPS="true", SECRET_KEY="x" * 20 + "production-secret-key-with-variety-1234567890",
+        ALLOWED_HOSTS="muster.example.org", MUSTER_DATA_DIR=str(tmp_path),
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_check_deploy_warns_without_https(tmp_path):
+    result = run_manage(
+        "check", "--deploy", "--fail-level", "WARNING", DEBUG="false", HTTPS="false",
+        MUSTER_DATA_DIR=str(tmp_path),
+    )
+    assert result.returncode != 0
+    assert "SECURE_SSL_REDIRECT" in result.stdout + result.stderr
+
+
+def test_docker_compose_runs_the_four_services_with_one_configuration():
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    services = compose["services"]
+    assert set(services) == {"postgres", "redis", "web", "worker"}
+    web, worker = services["web"], services["worker"]
+    assert web["environment"] == worker["environment"]
+    assert web["environment"]["DATABASE_URL"].startswith("postgres://")
+    assert web["environment"]["CELERY_BROKER_URL"].startswith("redis://redis")
+    assert "gunicorn" in web["command"]
+    assert worker["command"][:3] == ["celery", "-A", "config"]
+    assert (ROOT / "Dockerfile").exists()
+
+
+@pytest.mark.django_db
+def test_unknown_api_path_is_json_404(client):
+    response = client.get("/api/v1/nothing-here/")
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"
+
+
+@pytest.mark.django_db
+def test_unknown_page_is_html_404_in_french(client, settings):
+    settings.DEBUG = False
+    response = client.get("/nowhere/", HTTP_ACCEPT_LANGUAGE="fr")
+    assert response.status_code == 404
+    assert "text/html" in response["Content-Type"]
+    assert "n'existe pas" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_openapi_schema_and_docs_are_served(client):
+    schema = client.get("/api/schema/")
+    assert schema.status_code == 200
+    text = schema.content.decode()
+    for path in ("/api/v1/charts/", "/api/v1/lists/validate/", "/api/v1/accounts/", "/api/v1/auth/token/"):
+        assert path in text
+    assert client.get("/api/docs/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_home_page_lists_the_charts(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    assert "w40k4-standard" in response.content.decode()
