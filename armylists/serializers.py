@@ -52,7 +52,10 @@ class ListBodySerializer(serializers.Serializer):
 
 
 class ValidateSerializer(ListBodySerializer):
-    chart = serializers.SlugRelatedField(slug_field="slug", queryset=Chart.objects.all())
+    chart = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=Chart.objects.select_related("game_system").prefetch_related("rows__slot"),
+    )
     points_limit = serializers.IntegerField(min_value=1, max_value=100_000)
 
 

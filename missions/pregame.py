@@ -214,7 +214,7 @@ def random_game_length(roller: Roller, last_turn: int = 6, max_extra: int = 3) -
     rolls: list[Roll] = []
     while len(rolls) < max_extra:
         rolls.append(roller.roll("D6", "game_length"))
-        if rolls[-1].total <= EXTRA_TURN_ON:
+        if rolls[-1].total < EXTRA_TURN_ON:
             return GameLength(tuple(rolls), last_turn + len(rolls) - 1)
     return GameLength(tuple(rolls), last_turn + len(rolls))
 

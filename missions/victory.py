@@ -165,7 +165,13 @@ def score(sides: tuple[SideState, SideState], rules: VpRules) -> VpResult:
     """Score a finished game under ``rules`` (a mission's ``victory_points`` parameters)."""
     _validate_sides(sides, rules)
     first, second = sides
-    scores = (_side_score(first, second, rules), _side_score(second, first, rules))
+    units = [
+        tuple(UnitScore(u.name, is_operational(u), conceded(u)) for u in s.units) for s in sides
+    ]
+    scores = (
+        _side_score(first, units[0], units[1], rules),
+        _side_score(second, units[1], units[0], rules),
+    )
     a, b = scores[0].victory_points, scores[1].victory_points
     winner = None if a == b else (first.name if a > b else second.name)
     return VpResult(scores, winner, abs(a - b))
@@ -186,12 +192,15 @@ def _validate_sides(sides: tuple[SideState, ...], rules: VpRules) -> None:
         raise VpInputError("roles_required")
 
 
-def _side_score(side: SideState, enemy: SideState, rules: VpRules) -> SideScore:
-    own = tuple(UnitScore(u.name, is_operational(u), conceded(u)) for u in side.units)
-    enemy_losses = sum(conceded(u) for u in enemy.units)
+def _side_score(
+    side: SideState,
+    own: tuple[UnitScore, ...],
+    enemy: tuple[UnitScore, ...],
+    rules: VpRules,
+) -> SideScore:
+    total = sum(u.conceded for u in enemy)
     if rules.defender_doubles and side.role == "defender":
-        enemy_losses *= 2
-    total = enemy_losses
+        total *= 2
     if rules.own_operational == "both" or (
         rules.own_operational == "attacker" and side.role == "attacker"
     ):

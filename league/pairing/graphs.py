@@ -6,10 +6,10 @@ Each set lists vertex pairs ``(u, v)`` with ``u < v``; the bye vertex is ``probl
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from itertools import combinations
+from itertools import chain, combinations
 
 from league.pairing.bounds import odd_thresholds, score_groups
-from league.pairing.hashing import stable_key
+from league.pairing.hashing import item_key, stable_key
 from league.pairing.problem import Problem, affinity_counts
 
 Edge = tuple[int, int]
@@ -50,16 +50,14 @@ def _ordered(u: int, v: int) -> Edge:
     return (u, v) if u < v else (v, u)
 
 
-def _label(problem: Problem, v: int) -> int | str:
-    return "bye" if v == problem.n else problem.players[v].id
-
-
 def _shuffled(problem: Problem, vertices: list[int], salt: str, turn: int) -> list[int]:
-    seed, rnd = problem.settings.seed, problem.settings.round_number
-    return sorted(vertices, key=lambda v: stable_key(seed, rnd, salt, turn, _label(problem, v)))
+    """A seeded permutation (ties, only possible for equal keys, fall back to vertex order)."""
+    base = stable_key(problem.settings.seed, problem.settings.round_number, salt, turn)
+    hashes = problem.id_hashes
+    return sorted(vertices, key=lambda v: (item_key(base, hashes[v]), v))
 
 
-def _groups(problem: Problem, core: list[int]) -> list[list[int]]:
+def groups_of(problem: Problem, core: list[int]) -> list[list[int]]:
     return score_groups((v, problem.score(v)) for v in core)
 
 
@@ -67,16 +65,17 @@ def sparse_edges(problem: Problem, core: list[int], fixed: list[Edge], turns: in
     """Clean pairs only: ``turns`` seeded cycles through each score group, plus seeded cross
     pairs at odd thresholds; small groups keep every clean pair."""
     edges = set(fixed)
-    groups = _groups(problem, core)
+    groups = groups_of(problem, core)
     for group in groups:
-        edges.update(_sparse_within(problem, group, turns))
+        edges.update(sparse_within(problem, group, turns))
     for k in odd_thresholds([len(g) for g in groups]):
-        edges.update(_sparse_across(problem, groups[k], groups[k + 1], turns))
-    edges.update(e for e in problem.preferred if is_clean(problem, *e))
+        edges.update(sparse_across(problem, groups[k], groups[k + 1], turns))
     return edges
 
 
-def _sparse_within(problem: Problem, group: list[int], turns: int) -> Iterator[Edge]:
+def sparse_within(problem: Problem, group: list[int], turns: int) -> Iterator[Edge]:
+    """Clean pairs inside one group: all of them when it is small, else seeded cycles; plus
+    the round-1 shuffle's pairs."""
     if len(group) <= SMALL_GROUP:
         candidates: Iterable[Edge] = combinations(group, 2)
     else:
@@ -86,10 +85,15 @@ def _sparse_within(problem: Problem, group: list[int], turns: int) -> Iterator[E
             for cycle in [_shuffled(problem, group, "cycle", turn)]
             for i in range(len(cycle))
         )
-    return (_ordered(u, v) for u, v in candidates if is_clean(problem, *_ordered(u, v)))
+    if problem.preferred:
+        members = set(group)
+        extra = [e for e in problem.preferred if e[0] in members and e[1] in members]
+        candidates = chain(candidates, extra)
+    ordered = {_ordered(u, v) for u, v in candidates}
+    return (e for e in sorted(ordered) if is_clean(problem, *e))
 
 
-def _sparse_across(
+def sparse_across(
     problem: Problem, upper: list[int], lower: list[int], turns: int
 ) -> Iterator[Edge]:
     if len(upper) * len(lower) <= SMALL_GROUP * SMALL_GROUP:
@@ -110,7 +114,7 @@ def _sparse_across(
 def adjacent_edges(problem: Problem, core: list[int], fixed: list[Edge]) -> set[Edge]:
     """Every rematch-free pair inside a score group or across an odd threshold (see bounds)."""
     edges = set(fixed)
-    groups = _groups(problem, core)
+    groups = groups_of(problem, core)
     for group in groups:
         edges.update(e for e in combinations(group, 2) if not is_rematch(problem, *e))
     for k in odd_thresholds([len(g) for g in groups]):

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from league.pairing.hashing import stable_key
+from league.pairing.hashing import mix64, pair_key, stable_key
 from league.pairing.types import PairingSettings, PlayerState
 
 # Tie-break tier: one penalty per edge in [0, TIEBREAK_RANGE); lowest tier, not part of the cost.
@@ -61,6 +61,15 @@ class Problem:
     def bye_target(self) -> int:
         """The best bye receiver: lowest-ranked player without a bye (or, failing that, with one)."""
         return min(range(self.n), key=lambda i: (self.players[i].had_bye, self.bye_position[i]))
+
+    @cached_property
+    def tiebreak_base(self) -> int:
+        return stable_key(self.settings.seed, self.settings.round_number, "pair")
+
+    @cached_property
+    def id_hashes(self) -> tuple[int, ...]:
+        """Per vertex, a mixed form of the player id (the bye vertex last), reused by keys."""
+        return (*(mix64(p.id) for p in self.players), mix64(-1))
 
     def score(self, v: int) -> int:
         """Score of a vertex; the bye vertex stands at the lowest score of the field."""
@@ -154,21 +163,19 @@ def bye_penalty(problem: Problem, u: int) -> tuple[int, ...]:
 def affinity_counts(settings: PairingSettings, a: PlayerState, b: PlayerState) -> tuple[int, int]:
     """(strong, weak) counts of same-club/same-faction penalties for a pair."""
     strong = weak = 0
-    for weight, same in (
-        (settings.club_weight, bool(a.club) and a.club == b.club),
-        (settings.faction_weight, bool(a.faction) and a.faction == b.faction),
-    ):
-        if same and weight == "avoid_strongly":
-            strong += 1
-        elif same and weight == "avoid":
-            weak += 1
+    if a.club and a.club == b.club:
+        strong += settings.club_weight == "avoid_strongly"
+        weak += settings.club_weight == "avoid"
+    if a.faction and a.faction == b.faction:
+        strong += settings.faction_weight == "avoid_strongly"
+        weak += settings.faction_weight == "avoid"
     return strong, weak
 
 
 def tiebreak(problem: Problem, u: int, v: int) -> int:
-    """Seeded per-pair key; favoured pairs (round 1 shuffle) get the best value, 0."""
-    if problem.tiebreak_range <= 1 or (u, v) in problem.preferred:
+    """Seeded per-pair key; favoured pairs (round 1 shuffle) and byes get the best value, 0."""
+    if problem.tiebreak_range <= 1 or v == problem.n or (u, v) in problem.preferred:
         return 0
-    a, b = problem.players[u].id, problem.players[v].id
-    key = stable_key(problem.settings.seed, problem.settings.round_number, min(a, b), max(a, b))
+    hashes = problem.id_hashes
+    key = pair_key(problem.tiebreak_base, hashes[u], hashes[v])
     return 1 + key % (problem.tiebreak_range - 1)

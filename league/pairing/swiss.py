@@ -1,16 +1,19 @@
-"""Swiss pairing of a later round: one exact maximum-weight matching of the tiered objective.
+"""Swiss pairing of a later round: one exact optimum of the tiered objective.
 
-The solve climbs a ladder of candidate graphs and stops at the first one whose matching is
-*proven* globally optimal (see ``bounds``):
+The solve climbs a ladder of candidate graphs and stops at the first pairing *proven* globally
+optimal (see ``bounds``). Every graph below except the last two only links score groups across
+odd thresholds, so it falls apart into small brackets that ``matching`` solves one by one.
 
-1. ``sparse`` / ``sparse_wide``: seeded clean pairs only. Proven when the matching reaches the
-   lower bound of every cost tier (no rematch, best bye, natural floats only, no club/faction
-   penalty), since no pairing anywhere can do better on any tier.
+1. ``sparse`` / ``sparse_wide``: seeded clean pairs inside each score group and across each odd
+   threshold. Proven when the pairing reaches the lower bound of every cost tier (no rematch,
+   best bye, natural floats only, no club/faction penalty): no pairing anywhere does better.
 2. ``adjacent``: every rematch-free pair inside a score group or across an odd threshold.
-   Proven when the matching reaches the bound of the tiers down to the score gap: every pairing
-   that does as well lies in this graph, so the lower tiers are optimal too.
-3. ``full``: every rematch-free pair. Proven when it is perfect (any rematch loses tier 1).
+   Proven when it reaches the bound of the tiers down to the score gap: every pairing that
+   does as well lies in this graph, so its lower tiers are optimal too.
+3. ``full``: every rematch-free pair. Proven as soon as it is perfect (a rematch loses tier 1).
 4. ``complete``: every pair; rematches are allowed and minimised first.
+
+The seeded tie-break only chooses among pairings of equal cost; it is not part of the cost.
 """
 
 from __future__ import annotations
@@ -39,27 +42,34 @@ from league.pairing.results import build_result
 from league.pairing.types import PairingResult
 from league.pairing.weights import Encoder, make_encoder
 
-SPARSE_TURNS = 3
+SPARSE_TURNS = 2
 WIDE_TURNS = 12
 
-Certificate = Callable[[tuple[int, ...]], bool]
+Cost = tuple[int, ...]
+Step = tuple[str, Callable[[], Sequence[Edge]], Callable[[Cost], bool]]
 
 
 def solve(problem: Problem, tables: int | None = None) -> PairingResult:
-    """Proven-optimal matching of ``problem``, then tables and deviations."""
+    """Proven-optimal pairing of ``problem``, then tables and deviations."""
+    pairs, cost, method = optimal_pairs(problem)
+    return build_result(problem, pairs, cost, method, tables)
+
+
+def optimal_pairs(problem: Problem) -> tuple[list[Edge], Cost, str]:
+    """Vertex pairs of a proven optimum, its cost and the ladder step that proved it."""
     problem = _fit_tiebreak(problem)
     encoder = make_encoder(problem)
-    for method, edges, certified in _ladder(problem):
-        pairs = perfect_matching(problem.n_vertices, _weighted(problem, encoder, edges))
+    for method, edges, proven in _ladder(problem):
+        pairs = perfect_matching(problem.n_vertices, weighted(problem, encoder, edges()))
         if pairs is None:
             continue
         cost = matching_cost(problem, pairs)
-        if certified(cost):
-            return build_result(problem, pairs, cost, method, tables)
+        if proven(cost):
+            return pairs, cost, method
     raise AssertionError("the complete graph always has a perfect matching")
 
 
-def matching_cost(problem: Problem, pairs: Sequence[Edge]) -> tuple[int, ...]:
+def matching_cost(problem: Problem, pairs: Sequence[Edge]) -> Cost:
     """Sum of the cost tiers (the tie-break excluded) over a matching."""
     totals = [0] * N_COST_TIERS
     for u, v in pairs:
@@ -68,7 +78,7 @@ def matching_cost(problem: Problem, pairs: Sequence[Edge]) -> tuple[int, ...]:
     return tuple(totals)
 
 
-def lower_bound(problem: Problem, core: list[int]) -> tuple[int, ...]:
+def lower_bound(problem: Problem, core: list[int]) -> Cost:
     """Cost no pairing can beat on any tier (reached by most real rounds)."""
     bound = [0] * N_COST_TIERS
     if problem.has_bye and all(p.had_bye for p in problem.players):
@@ -77,27 +87,31 @@ def lower_bound(problem: Problem, core: list[int]) -> tuple[int, ...]:
     return tuple(bound)
 
 
-def _ladder(problem: Problem) -> Iterator[tuple[str, Sequence[Edge], Certificate]]:
+def weighted(
+    problem: Problem, encoder: Encoder, edges: Sequence[Edge]
+) -> list[tuple[int, int, int]]:
+    """Edges with their encoded integer weights."""
+    return [(u, v, encoder.weight(pair_penalty(problem, u, v))) for u, v in edges]
+
+
+def _ladder(problem: Problem) -> Iterator[Step]:
     core, fixed = core_and_fixed(problem)
     bound = lower_bound(problem, core)
 
-    def reaches_all(cost: tuple[int, ...]) -> bool:
+    def reaches_all(cost: Cost) -> bool:
         return cost == bound
 
-    def reaches_gap(cost: tuple[int, ...]) -> bool:
+    def reaches_gap(cost: Cost) -> bool:
         return cost[: GAP + 1] == bound[: GAP + 1]
 
-    yield "sparse", sorted(sparse_edges(problem, core, fixed, SPARSE_TURNS)), reaches_all
-    yield "sparse_wide", sorted(sparse_edges(problem, core, fixed, WIDE_TURNS)), reaches_all
-    yield "adjacent", sorted(adjacent_edges(problem, core, fixed)), reaches_gap
-    yield "full", all_edges(problem, rematches=False), lambda cost: True
-    yield "complete", all_edges(problem, rematches=True), lambda cost: True
+    def anything(cost: Cost) -> bool:
+        return True
 
-
-def _weighted(
-    problem: Problem, encoder: Encoder, edges: Sequence[Edge]
-) -> list[tuple[int, int, int]]:
-    return [(u, v, encoder.weight(pair_penalty(problem, u, v))) for u, v in edges]
+    yield "sparse", lambda: sorted(sparse_edges(problem, core, fixed, SPARSE_TURNS)), reaches_all
+    yield "sparse_wide", lambda: sorted(sparse_edges(problem, core, fixed, WIDE_TURNS)), reaches_all
+    yield "adjacent", lambda: sorted(adjacent_edges(problem, core, fixed)), reaches_gap
+    yield "full", lambda: all_edges(problem, rematches=False), anything
+    yield "complete", lambda: all_edges(problem, rematches=True), anything
 
 
 def _fit_tiebreak(problem: Problem) -> Problem:

@@ -51,11 +51,16 @@ def _cost_matrix(
     big = len(pairs) * (n_tables - 1) ** 2 + 1
     if 2 * len(pairs) * big >= 1 << 52:
         raise ValueError("too many tables for an exact assignment")
+    cells = [
+        (row, table - 1)
+        for row, pair in enumerate(pairs)
+        for player in pair
+        for table in by_id[player].tables
+        if 1 <= table <= n_tables
+    ]
     repeats = np.zeros((len(pairs), n_tables), dtype=np.int64)
-    for row, pair in enumerate(pairs):
-        for player in pair:
-            for table in by_id[player].tables:
-                if 1 <= table <= n_tables:
-                    repeats[row, table - 1] += 1
+    if cells:
+        rows, cols = np.array(cells, dtype=np.int64).T
+        np.add.at(repeats, (rows, cols), 1)
     # Totals stay far below 2**53, so scipy's float64 arithmetic is exact here.
     return repeats * big + order_cost

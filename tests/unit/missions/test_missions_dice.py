@@ -1,6 +1,7 @@
 """Dice expressions, the resumable seeded roller and roll-offs."""
 
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -203,3 +204,12 @@ class _AlwaysTied(Roller):
 def test_roll_off_gives_up_after_endless_ties():
     with pytest.raises(DiceError):
         roll_off(_AlwaysTied(1), "x", ("A", "B"))
+
+
+@given(seeds, st.integers(0, 10_000))
+def test_stream_contract_is_stable_for_stored_seeds(seed, sequence):
+    # Stored tournaments replay from (seed, next sequence): roll n must keep using
+    # random.Random(f"{seed}:{n}"), and a D3 must stay the halved D6 face of that generator.
+    d6 = random.Random(f"{seed}:{sequence}").randint(1, 6)
+    assert Roller(seed, sequence).roll("D6", "x").dice == (d6,)
+    assert Roller(seed, sequence).roll("D3", "x").dice == ((d6 + 1) // 2,)
