@@ -171,11 +171,14 @@ class VictoryPointsView(APIView):
             result = victory.score(tuple(side_state(s) for s in data["sides"]), rules)
         except victory.VpInputError as exc:
             return api_error(vp_message(exc.code, exc.params), exc.code)
-        return Response({
+        body = {
             "sides": [{"name": s.name, "victory_points": s.victory_points,
                        "units": [asdict(u) for u in s.units]} for s in result.sides],
             "winner": result.winner, "margin": result.margin,
-        })
+        }
+        if "points_limit" in data:
+            body["margin_band"] = services.margin_band(result.margin, data["points_limit"])
+        return Response(body)
 
 
 def vp_result(sides: tuple[str, str], points: dict[str, int]) -> victory.VpResult:

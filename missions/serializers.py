@@ -120,6 +120,7 @@ class SideSerializer(serializers.Serializer):
 class VictoryPointsSerializer(serializers.Serializer):
     mission = mission_field()
     sides = SideSerializer(many=True, min_length=2, max_length=2)
+    points_limit = serializers.IntegerField(min_value=1, max_value=100_000, required=False)
 
 
 class DecideSerializer(serializers.Serializer):

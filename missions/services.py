@@ -6,9 +6,10 @@ from typing import TypeVar
 
 from django.db import transaction
 
+from missions import margin
 from missions.catalogue_types import MissionSpec, StratagemException
 from missions.dice import Roller
-from missions.models import DiceRoll, DiceStream, Level, Mission, Stratagem
+from missions.models import DiceRoll, DiceStream, Level, MarginBand, Mission, Stratagem
 
 T = TypeVar("T")
 MAX_SEED = 2**31 - 1
@@ -43,6 +44,14 @@ def exceptions_of(mission: Mission) -> tuple[StratagemException, ...]:
 
 def level_by_slug(slug: str) -> Level:
     return Level.objects.get(slug=slug)
+
+
+def margin_band(vp_margin: int, points_limit: int) -> dict[str, str]:
+    """The victory-margin band (TO-editable data) that a VP difference falls in."""
+    rows = {band.slug: band for band in MarginBand.objects.all()}
+    bands = [margin.MarginBand(slug, band.min_fraction) for slug, band in rows.items()]
+    slug = margin.classify(vp_margin, points_limit, bands or margin.DEFAULT_BANDS)
+    return {"slug": slug, "name": rows[slug].name if slug in rows else slug}
 
 
 def stream_for(key: str, seed: int | None = None) -> DiceStream:

@@ -74,6 +74,7 @@ def _read_force(force: Mapping[str, Any], depth: int, budget: Budget, units: lis
 
 
 def _read_unit(selection: Mapping[str, Any], depth: int, budget: Budget, parent: str | None) -> RawUnit:
+    budget.take_unit()
     points, models = _subtree(selection, depth, budget)
     categories = tuple(
         (clean_name(category.get("name")), _is_true(category.get("primary")))

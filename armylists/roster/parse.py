@@ -72,7 +72,7 @@ def _read(fmt: str, payload: bytes, limits: RosterLimits) -> RawRoster:
         return read_ros(payload, limits)
     if fmt == "newrecruit_json":
         return read_json_roster(payload, limits)
-    return read_text_export(decode_text(payload))
+    return read_text_export(decode_text(payload), limits)
 
 
 def _game_system_warnings(found: str | None, expected: Collection[str]) -> list[Problem]:

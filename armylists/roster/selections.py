@@ -62,13 +62,21 @@ class RawRoster:
 
 
 class Budget:
-    """Counts selections read so a hostile file cannot make the walk arbitrarily long."""
+    """Counts what is read so a hostile file cannot make the walk arbitrarily long."""
 
-    __slots__ = ("limits", "selections")
+    __slots__ = ("limits", "selections", "units")
 
     def __init__(self, limits: RosterLimits) -> None:
         self.limits = limits
         self.selections = 0
+        self.units = 0
+
+    def take_unit(self) -> None:
+        """Stop early on absurd rosters; the exact entry cap is checked once free options are
+        dropped, so up to twice the cap of top-level selections may be read."""
+        self.units += 1
+        if self.units > 2 * self.limits.max_entries:
+            raise RosterUnreadable("too_many_entries", {"limit": self.limits.max_entries})
 
     def take(self, depth: int) -> None:
         if depth > self.limits.max_depth:

@@ -32,7 +32,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from armylists.roster.results import RosterUnreadable
+from armylists.roster.results import RosterLimits, RosterUnreadable
 from armylists.roster.selections import MAX_COST_MAGNITUDE, RawRoster, RawUnit, clean_name
 
 MAX_LINE = 2000
@@ -52,13 +52,16 @@ def looks_like_text_export(text: str) -> bool:
     return any(_heading(line.strip()) is not None for line in text.splitlines())
 
 
-def read_text_export(text: str) -> RawRoster:
+def read_text_export(text: str, limits: RosterLimits) -> RawRoster:
     """Read the units of a text export into format-neutral units."""
     reader = _Reader()
     for raw_line in text.splitlines():
         line = raw_line.strip()
         if line and len(line) <= MAX_LINE:
             reader.feed(line)
+        # Stop early on absurd lists; the exact cap is applied once free options are dropped.
+        if len(reader.units) > 2 * limits.max_entries:
+            raise RosterUnreadable("too_many_entries", {"limit": limits.max_entries})
     reader.flush()
     if not reader.units:
         raise RosterUnreadable("no_units")

@@ -84,6 +84,7 @@ def _read_force(force: Element, depth: int, budget: Budget, units: list[RawUnit]
 
 
 def _read_unit(selection: Element, depth: int, budget: Budget, parent: str | None) -> RawUnit:
+    budget.take_unit()
     points, models = _subtree(selection, depth, budget)
     categories = tuple(
         (clean_name(_attr(cat, "name")), (_attr(cat, "primary") or "").strip().casefold() == "true")

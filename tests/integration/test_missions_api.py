@@ -225,3 +225,18 @@ def test_decide_objectives(api):
     assert held["winner"] == "B"
     bad = post(api, "/api/v1/missions/accrochage/decide/", {"sides": ["A", "B"], "outcome": {"flags": "lots"}})
     assert bad.status_code == 400
+
+
+def test_victory_points_errors_in_french(api):
+    sides = [{"name": "A", "units": [infantry("Clones", 100, 5, 6)]}, {"name": "B", "units": []}]
+    response = post(api, "/api/v1/victory-points/", {"mission": "offensive-majeure", "sides": sides}, lang="fr")
+    assert response.status_code == 400
+    assert "Clones" in response.json()["detail"] and "figurines" in response.json()["detail"]
+
+
+def test_victory_points_margin_band(api):
+    body = {"mission": "offensive-majeure", "points_limit": 1000, "sides": [
+        {"name": "A", "units": [infantry("Big", 600, 10, 10)]}, {"name": "B", "units": [infantry("Small", 100, 10, 10)]}]}
+    answer = post(api, "/api/v1/victory-points/", body).json()
+    assert answer["margin"] == 500
+    assert answer["margin_band"]["slug"] == "massacre"

@@ -86,7 +86,7 @@ def test_unknown_page_is_html_404_in_french(client, settings):
     response = client.get("/nowhere/", HTTP_ACCEPT_LANGUAGE="fr")
     assert response.status_code == 404
     assert "text/html" in response["Content-Type"]
-    assert "n'existe pas" in response.content.decode()
+    assert "Cette page n&#x27;existe pas." in response.content.decode()
 
 
 @pytest.mark.django_db

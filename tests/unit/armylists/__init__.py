@@ -1,0 +1,1 @@
+"""Unit tests of the army-list validation engine and the roster importers."""

@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from armylists.roster import FORMATS, ParsedRoster, RosterUnreadable
-from tests.unit.armylists.rosters import fixture_bytes, make_zip, parse
+
+from .rosters import fixture_bytes, make_zip, parse
 
 FORMAT_CHOICES = st.sampled_from(("auto", *FORMATS))
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

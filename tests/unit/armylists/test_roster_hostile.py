@@ -10,7 +10,8 @@ import pytest
 
 from armylists.roster import DEFAULT_LIMITS, RosterLimits, RosterUnreadable
 from armylists.roster.archive import read_capped
-from tests.unit.armylists.rosters import fixture_bytes, make_zip, parse, reason_of
+
+from .rosters import fixture_bytes, make_zip, parse, reason_of
 
 MIB = 1024 * 1024
 
@@ -146,8 +147,10 @@ def test_too_many_entries():
     assert reason_of(text) == "too_many_entries"
     document = {"roster": {"forces": [{"selections": [{"name": f"U{i}", "type": "unit"} for i in range(501)]}]}}
     assert reason_of(json.dumps(document)) == "too_many_entries"
-    # Exactly at the cap is fine.
-    assert len(parse("+ Troops +\n" + "".join(f"Squad {i} [10pts]\n" for i in range(500))).entries) == 500
+    # Exactly at the cap is fine, and free configuration lines do not count towards it.
+    text = "+ Configuration +\n" + "".join(f"Option {i} [0pts]\n" for i in range(30))
+    text += "+ Troops +\n" + "".join(f"Squad {i} [10pts]\n" for i in range(500))
+    assert len(parse(text).entries) == 500
 
 
 def test_too_many_nested_selections():

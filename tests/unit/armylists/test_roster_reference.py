@@ -17,8 +17,9 @@ from armylists.roster.reference import (
     load_slot_codes,
 )
 from armylists.validation import KNOWN_SLOTS
-from tests.unit.armylists.digest_charts import ATTACKER, DEFENDER, STANDARD
-from tests.unit.armylists.rosters import fixture_bytes, make_zip, reason_of
+
+from .digest_charts import ATTACKER, DEFENDER, STANDARD
+from .rosters import fixture_bytes, make_zip, reason_of
 
 
 def test_charts_in_the_data_file_match_the_rules_digest():

@@ -8,7 +8,8 @@ import pytest
 
 from armylists.roster.reference import load_charts
 from armylists.validation import validate
-from tests.unit.armylists.rosters import (
+
+from .rosters import (
     W40K4,
     fixture_bytes,
     make_zip,

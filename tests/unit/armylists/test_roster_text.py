@@ -7,7 +7,8 @@ import pytest
 
 from armylists.roster.reference import load_charts
 from armylists.validation import validate
-from tests.unit.armylists.rosters import fixture_bytes, parse, reason_of, summary, warning_codes
+
+from .rosters import fixture_bytes, parse, reason_of, summary, warning_codes
 
 # Expected values read off the fixture files by hand (points in brackets, "Nx" sub-lines).
 ENGLISH = [

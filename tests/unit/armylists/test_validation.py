@@ -15,7 +15,8 @@ from armylists.validation import (
     check_points_limit,
     validate,
 )
-from tests.unit.armylists.digest_charts import ATTACKER, DEFENDER, STANDARD
+
+from .digest_charts import ATTACKER, DEFENDER, STANDARD
 
 CHARTS = (STANDARD, ATTACKER, DEFENDER)
 

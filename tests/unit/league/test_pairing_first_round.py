@@ -17,12 +17,14 @@ def field(n: int, clubs: str, seed: int) -> list[PlayerState]:
 
 
 def club_free_pairing_exists(players: list[PlayerState]) -> bool:
+    """Ignoring the bye: with no history the strict bye rule already fixes the bye receiver."""
+    if len(players) % 2:
+        lowest = max(players, key=lambda p: p.rank)
+        players = [p for p in players if p is not lowest]
     graph = nx.Graph()
     graph.add_nodes_from(p.id for p in players)
     for i, a in enumerate(players):
         graph.add_edges_from((a.id, b.id) for b in players[i + 1 :] if a.club != b.club)
-    if len(players) % 2:
-        graph.add_edges_from((p.id, "bye") for p in players)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     return 2 * len(matching) >= len(players)
 

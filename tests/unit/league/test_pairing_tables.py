@@ -18,7 +18,9 @@ def players_for(n: int, rng: random.Random | None, n_tables: int) -> list[Player
             id=100 + i,
             score=0,
             rank=i,
-            tables=frozenset(rng.sample(range(1, n_tables + 1), rng.randrange(0, 3)))
+            tables=frozenset(
+                rng.sample(range(1, n_tables + 1), rng.randrange(0, min(3, n_tables + 1)))
+            )
             if rng
             else frozenset(),
         )
