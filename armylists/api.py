@@ -17,7 +17,7 @@ from armylists.serializers import (
     ValidateSerializer,
     roster_bytes,
 )
-from config.api_errors import api_error
+from config.api_errors import api_error, validated
 
 
 class ChartListView(APIView):
@@ -75,14 +75,13 @@ class ValidateListView(APIView):
 
     @extend_schema(request=ValidateSerializer, responses={200: OpenApiResponse(description="report")})
     def post(self, request):
-        serializer = ValidateSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        read = ReadList(serializer.validated_data)
+        data = validated(ValidateSerializer, request)
+        read = ReadList(data)
         try:
             entries = read.entries()
         except RosterUnreadable as exc:
             return _roster_error(exc)
-        report = services.validate_entries(read.chart, serializer.validated_data["points_limit"], entries)
+        report = services.validate_entries(read.chart, data["points_limit"], entries)
         return _report_response(read, services.report_data(report, read.warnings))
 
 
@@ -98,9 +97,7 @@ class MyListsView(APIView):
 
     @extend_schema(request=StoreListSerializer, responses={201: OpenApiResponse(description="stored list")})
     def post(self, request):
-        serializer = StoreListSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        attrs = serializer.validated_data
+        attrs = validated(StoreListSerializer, request)
         read = ReadList(attrs)
         try:
             entries = read.entries()

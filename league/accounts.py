@@ -11,6 +11,7 @@ from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api_errors import validated
 from config.ratelimit import LoginThrottle, SignupThrottle, client_ip, hit
 
 User = get_user_model()
@@ -46,9 +47,7 @@ class SignupView(APIView):
         responses={201: inline_serializer("SignupDone", {"username": serializers.CharField()})},
     )
     def post(self, request):
-        serializer = SignupSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = validated(SignupSerializer, request)
         user = User.objects.create_user(data["username"], data["email"], data["password"])
         return Response({"username": user.username}, status=status.HTTP_201_CREATED)
 

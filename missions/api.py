@@ -6,7 +6,7 @@ from rest_framework import generics
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api_errors import api_error
+from config.api_errors import api_error, validated
 from missions import legality, objectives, services, victory
 from missions.dice import DiceError, Roll, Roller
 from missions.messages import stratagem_message, vp_message
@@ -72,9 +72,7 @@ class MissionRollView(APIView):
 
     @extend_schema(request=MissionRollSerializer, responses={200: REPORT})
     def post(self, request):
-        serializer = MissionRollSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = validated(MissionRollSerializer, request)
         seed, level = seed_of(data), data["level"]
         standard, special = services.mission_table()
         result = roll_mission(Roller(seed), data["on_six"], standard, special)
@@ -90,9 +88,7 @@ class DiceRollView(APIView):
 
     @extend_schema(request=DiceRollSerializer, responses={200: REPORT})
     def post(self, request):
-        serializer = DiceRollSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = validated(DiceRollSerializer, request)
         seed = seed_of(data)
         try:
             roll = Roller(seed).roll(data["expression"], data["purpose"])
@@ -106,9 +102,7 @@ class PregameView(APIView):
 
     @extend_schema(request=PregameSerializer, responses={200: REPORT})
     def post(self, request):
-        serializer = PregameSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = validated(PregameSerializer, request)
         players = tuple(data["players"])
         if players[0] == players[1]:
             return api_error("The two players need different names.", "players_not_distinct")
@@ -132,9 +126,7 @@ class StratagemCheckView(APIView):
 
     @extend_schema(request=StratagemCheckSerializer, responses={200: REPORT})
     def post(self, request):
-        serializer = StratagemCheckSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = validated(StratagemCheckSerializer, request)
         exceptions = services.exceptions_of(data["mission"])
         allowance = data["level"].stratagems_per_player
         problems = legality.check_stratagems(
@@ -163,9 +155,7 @@ class VictoryPointsView(APIView):
 
     @extend_schema(request=VictoryPointsSerializer, responses={200: REPORT})
     def post(self, request):
-        serializer = VictoryPointsSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = validated(VictoryPointsSerializer, request)
         rules = services.mission_spec(data["mission"]).victory_points
         try:
             result = victory.score(tuple(side_state(s) for s in data["sides"]), rules)
@@ -194,9 +184,7 @@ class DecideView(APIView):
     @extend_schema(request=DecideSerializer, responses={200: REPORT})
     def post(self, request, slug: str):
         mission = generics.get_object_or_404(Mission, slug=slug)
-        serializer = DecideSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = validated(DecideSerializer, request)
         sides = tuple(data["sides"])
         vp = vp_result(sides, data["victory_points"]) if "victory_points" in data else None
         try:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from missions.catalogue_types import ROLES
+from missions.errors import CodedError
 from missions.victory import VpResult
 
 # The outcome each objective kind expects: key -> "count_by_side" | "bool_by_side" |
@@ -28,13 +29,8 @@ OPTIONAL_KEYS = frozenset({"units_destroyed"})
 BREAKOUT_BASES = ("starting", "surviving")
 
 
-class OutcomeError(ValueError):
-    """An outcome that does not fit its objective kind; ``code``/``params`` feed the API error."""
-
-    def __init__(self, code: str, **params: Any) -> None:
-        super().__init__(f"{code}: {params}")
-        self.code = code
-        self.params = params
+class OutcomeError(CodedError):
+    """An outcome that does not fit its objective kind."""
 
 
 @dataclass(frozen=True)

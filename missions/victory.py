@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
 
 from missions.catalogue_types import ROLES, VpRules
+from missions.errors import CodedError
 
 __all__ = [
     "SideScore",
@@ -26,13 +26,8 @@ UNIT_TYPES = ("infantry", "vehicle", "character")
 VEHICLE_DAMAGE = ("none", "damaged", "destroyed")
 
 
-class VpInputError(ValueError):
-    """Input no game could produce; ``code`` and ``params`` feed the API's error body."""
-
-    def __init__(self, code: str, **params: Any) -> None:
-        super().__init__(f"{code}: {params}")
-        self.code = code
-        self.params = params
+class VpInputError(CodedError):
+    """A unit or side state no game could produce."""
 
 
 @dataclass(frozen=True)
