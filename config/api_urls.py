@@ -21,5 +21,6 @@ urlpatterns = [
     path("stratagems/", missions_api.StratagemListView.as_view(), name="api-stratagems"),
     path("stratagems/check/", missions_api.StratagemCheckView.as_view(), name="api-stratagem-check"),
     path("dice/roll/", missions_api.DiceRollView.as_view(), name="api-dice-roll"),
+    path("dice/game-length/", missions_api.GameLengthView.as_view(), name="api-game-length"),
     path("victory-points/", missions_api.VictoryPointsView.as_view(), name="api-victory-points"),
 ]

@@ -11,11 +11,12 @@ from missions import legality, objectives, services, victory
 from missions.dice import DiceError, Roll, Roller
 from missions.messages import stratagem_message, vp_message
 from missions.models import Level, Mission, Stratagem, StratagemCategory
-from missions.pregame import pregame
+from missions.pregame import pregame, random_game_length
 from missions.selection import roll_mission
 from missions.serializers import (
     DecideSerializer,
     DiceRollSerializer,
+    GameLengthSerializer,
     LevelSerializer,
     MissionBriefSerializer,
     MissionDetailSerializer,
@@ -95,6 +96,17 @@ class DiceRollView(APIView):
         except (ValueError, DiceError) as exc:
             return api_error(str(exc), "dice_expression_invalid")
         return Response({"seed": seed, "roll": roll_data(roll)})
+
+
+class GameLengthView(APIView):
+    """POST /api/v1/dice/game-length/: Random Game Length after the last turn (4+ adds a turn, at most 3)."""
+
+    @extend_schema(request=GameLengthSerializer, responses={200: REPORT})
+    def post(self, request):
+        data = validated(GameLengthSerializer, request)
+        seed = seed_of(data)
+        result = random_game_length(Roller(seed), last_turn=data["last_turn"])
+        return Response({"seed": seed, "turns": result.turns, "rolls": [roll_data(r) for r in result.rolls]})
 
 
 class PregameView(APIView):

@@ -78,6 +78,11 @@ class DiceRollSerializer(serializers.Serializer):
     seed = SeedField()
 
 
+class GameLengthSerializer(serializers.Serializer):
+    last_turn = serializers.IntegerField(min_value=1, max_value=20, default=6)
+    seed = SeedField()
+
+
 class PregameSerializer(serializers.Serializer):
     mission = mission_field()
     level = level_field()

@@ -240,3 +240,15 @@ def test_victory_points_margin_band(api):
     answer = post(api, "/api/v1/victory-points/", body).json()
     assert answer["margin"] == 500
     assert answer["margin_band"]["slug"] == "massacre"
+
+
+def test_random_game_length(api):
+    # §7.4: after the last turn a 4+ adds a complete turn; stop on 1-3 or after three extra turns.
+    for seed in range(30):
+        body = post(api, "/api/v1/dice/game-length/", {"seed": seed}).json()
+        totals = [r["total"] for r in body["rolls"]]
+        extra = sum(1 for t in totals if t >= 4)
+        assert 1 <= len(totals) <= 3
+        assert all(t >= 4 for t in totals[:-1])
+        assert body["turns"] == 6 + extra
+        assert post(api, "/api/v1/dice/game-length/", {"seed": seed}).json() == body
