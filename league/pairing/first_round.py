@@ -15,9 +15,10 @@ def pair_first_round(
 ) -> PairingResult:
     """Pair neighbours of a seeded shuffle.
 
-    The shuffle's neighbour pairs get the best tie-break value, so they stand whenever the
-    higher tiers (bye rule, club/faction weights) allow; the rest is the same exact solve as
-    later rounds, so any conflict is repaired optimally rather than greedily.
+    The shuffle's neighbour pairs get the best tie-break value and every other pair a worse
+    one, so with no club/faction conflict the result is exactly the shuffle's pairs. Conflicts
+    are repaired by the same exact solve as later rounds (same tiers, same proof), not greedily.
+    In strict mode the bye (lowest-ranked player) is set aside before shuffling.
     """
     problem = build_problem(players, settings)
     pool = list(problem.players)

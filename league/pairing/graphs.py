@@ -34,6 +34,7 @@ def core_and_fixed(problem: Problem) -> tuple[list[int], list[Edge]]:
 
 
 def is_rematch(problem: Problem, u: int, v: int) -> bool:
+    """Whether two vertices are players who already met (a bye is never a rematch)."""
     return v != problem.n and v in problem.opponents[u]
 
 
@@ -58,6 +59,7 @@ def _shuffled(problem: Problem, vertices: list[int], salt: str, turn: int) -> li
 
 
 def groups_of(problem: Problem, core: list[int]) -> list[list[int]]:
+    """The core vertices by score group, best score first."""
     return score_groups((v, problem.score(v)) for v in core)
 
 
@@ -96,6 +98,8 @@ def sparse_within(problem: Problem, group: list[int], turns: int) -> Iterator[Ed
 def sparse_across(
     problem: Problem, upper: list[int], lower: list[int], turns: int
 ) -> Iterator[Edge]:
+    """Clean floater candidates between two neighbouring groups: all of them for small groups,
+    else ``turns`` seeded one-to-one pairings of the two groups."""
     if len(upper) * len(lower) <= SMALL_GROUP * SMALL_GROUP:
         candidates: Iterable[Edge] = ((u, v) for u in upper for v in lower)
     else:

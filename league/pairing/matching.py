@@ -24,14 +24,14 @@ def perfect_matching(
     """
     pairs: list[tuple[int, int]] = []
     for vertices, local_edges in _components(n_vertices, edges):
-        found = _solve(vertices, local_edges)
+        found = solve_component(vertices, local_edges)
         if found is None:
             return None
         pairs.extend(found)
     return sorted(pairs)
 
 
-def _solve(vertices: list[int], edges: list[WeightedEdge]) -> list[tuple[int, int]] | None:
+def solve_component(vertices: list[int], edges: list[WeightedEdge]) -> list[tuple[int, int]] | None:
     """``max_cardinality=True``: maximum weight among maximum-cardinality matchings."""
     if len(vertices) % 2:
         return None

@@ -83,7 +83,7 @@ def build_problem(
 ) -> Problem:
     """Validate the input and index it; input order never matters."""
     ordered = tuple(sorted(players, key=lambda p: p.rank))
-    _validate(ordered)
+    _validate(ordered, settings)
     index = {p.id: i for i, p in enumerate(ordered)}
     opponents = _opponent_sets(ordered, index)
     preferred = frozenset(
@@ -92,7 +92,12 @@ def build_problem(
     return Problem(ordered, settings, opponents, _bye_positions(ordered), preferred)
 
 
-def _validate(players: tuple[PlayerState, ...]) -> None:
+def _validate(players: tuple[PlayerState, ...], settings: PairingSettings) -> None:
+    weights = ("ignore", "avoid", "avoid_strongly")
+    if settings.club_weight not in weights or settings.faction_weight not in weights:
+        raise ValueError(f"club/faction weights must be one of {weights}")
+    if settings.bye_priority not in ("strict", "soft"):
+        raise ValueError("bye_priority must be 'strict' or 'soft'")
     if len({p.id for p in players}) != len(players):
         raise ValueError("player ids must be unique")
     if len({p.rank for p in players}) != len(players):

@@ -4,7 +4,8 @@ The solve climbs a ladder of candidate graphs and stops at the first pairing *pr
 optimal (see ``bounds``). Every graph below except the last two only links score groups across
 odd thresholds, so it falls apart into small brackets that ``matching`` solves one by one.
 
-1. ``sparse`` / ``sparse_wide``: seeded clean pairs inside each score group and across each odd
+1. ``bracket`` (score groups one by one, floaters chosen first, see ``brackets``), then
+   ``sparse`` / ``sparse_wide``: seeded clean pairs inside each score group and across each odd
    threshold. Proven when the pairing reaches the lower bound of every cost tier (no rematch,
    best bye, natural floats only, no club/faction penalty): no pairing anywhere does better.
 2. ``adjacent``: every rematch-free pair inside a score group or across an odd threshold.
@@ -22,6 +23,7 @@ import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 
 from league.pairing.bounds import gap_lower_bound
+from league.pairing.brackets import bracket_pairs
 from league.pairing.graphs import (
     Edge,
     adjacent_edges,
@@ -46,7 +48,7 @@ SPARSE_TURNS = 2
 WIDE_TURNS = 12
 
 Cost = tuple[int, ...]
-Step = tuple[str, Callable[[], Sequence[Edge]], Callable[[Cost], bool]]
+Step = tuple[str, Callable[[], list[Edge] | None], Callable[[Cost], bool]]
 
 
 def solve(problem: Problem, tables: int | None = None) -> PairingResult:
@@ -57,10 +59,10 @@ def solve(problem: Problem, tables: int | None = None) -> PairingResult:
 
 def optimal_pairs(problem: Problem) -> tuple[list[Edge], Cost, str]:
     """Vertex pairs of a proven optimum, its cost and the ladder step that proved it."""
-    problem = _fit_tiebreak(problem)
+    problem = fit_tiebreak(problem)
     encoder = make_encoder(problem)
-    for method, edges, proven in _ladder(problem):
-        pairs = perfect_matching(problem.n_vertices, weighted(problem, encoder, edges()))
+    for method, attempt, proven in _ladder(problem, encoder):
+        pairs = attempt()
         if pairs is None:
             continue
         cost = matching_cost(problem, pairs)
@@ -94,7 +96,7 @@ def weighted(
     return [(u, v, encoder.weight(pair_penalty(problem, u, v))) for u, v in edges]
 
 
-def _ladder(problem: Problem) -> Iterator[Step]:
+def _ladder(problem: Problem, encoder: Encoder) -> Iterator[Step]:
     core, fixed = core_and_fixed(problem)
     bound = lower_bound(problem, core)
 
@@ -107,14 +109,26 @@ def _ladder(problem: Problem) -> Iterator[Step]:
     def anything(cost: Cost) -> bool:
         return True
 
-    yield "sparse", lambda: sorted(sparse_edges(problem, core, fixed, SPARSE_TURNS)), reaches_all
-    yield "sparse_wide", lambda: sorted(sparse_edges(problem, core, fixed, WIDE_TURNS)), reaches_all
-    yield "adjacent", lambda: sorted(adjacent_edges(problem, core, fixed)), reaches_gap
-    yield "full", lambda: all_edges(problem, rematches=False), anything
-    yield "complete", lambda: all_edges(problem, rematches=True), anything
+    def matched(edges: Callable[[], Sequence[Edge]]) -> Callable[[], list[Edge] | None]:
+        return lambda: perfect_matching(problem.n_vertices, weighted(problem, encoder, edges()))
+
+    yield "bracket", lambda: bracket_pairs(problem, encoder, core, fixed, SPARSE_TURNS), reaches_all
+    yield (
+        "sparse",
+        matched(lambda: sorted(sparse_edges(problem, core, fixed, SPARSE_TURNS))),
+        reaches_all,
+    )
+    yield (
+        "sparse_wide",
+        matched(lambda: sorted(sparse_edges(problem, core, fixed, WIDE_TURNS))),
+        reaches_all,
+    )
+    yield "adjacent", matched(lambda: sorted(adjacent_edges(problem, core, fixed))), reaches_gap
+    yield "full", matched(lambda: all_edges(problem, rematches=False)), anything
+    yield "complete", matched(lambda: all_edges(problem, rematches=True)), anything
 
 
-def _fit_tiebreak(problem: Problem) -> Problem:
+def fit_tiebreak(problem: Problem) -> Problem:
     """Shrink the tie-break range when huge scores leave too few bits for it."""
     for span in (TIEBREAK_RANGE, 1 << 8, 1):
         candidate = dataclasses.replace(problem, tiebreak_range=span)

@@ -78,4 +78,6 @@ class PairingResult:
     pairings: tuple[Pairing, ...]
     cost: tuple[int, ...]
     rematches: int
-    method: str = ""  # which candidate graph gave the proven optimum (for diagnostics)
+    # Diagnostics: the solver step that proved the optimum, "bracket" (fast path), "sparse",
+    # "sparse_wide", "adjacent", "full" or "complete" (rematches allowed); see pairing.swiss.
+    method: str = ""

@@ -5,9 +5,10 @@ tier ``t`` over such a matching lies in ``[0, B_t]``. With mixed-radix multiplie
 ``M_last = 1`` and ``M_t = M_{t+1} * (B_{t+1} + 1)``, the largest possible sum of all lower tiers
 is ``M_t - 1`` (the sum telescopes), so it can never make up one unit of tier ``t``. The edge
 weight ``C - sum_t p_t * M_t`` (``C`` keeps it positive) therefore orders perfect matchings
-exactly as the penalty totals compare lexicographically. Everything stays in Python ints and
-below ``2**WEIGHT_BITS`` so rustworkx's i128 blossom arithmetic (duals up to a few times the
-largest weight) cannot overflow.
+exactly as the penalty totals compare lexicographically. Everything stays in Python ints; rustworkx
+reads them as i128 and its blossom arithmetic stays in integers (slacks are ``y_u + y_v - 2w``).
+Weights are kept below ``2**(I128_HEADROOM - bits(n_vertices))`` so that even duals growing to
+``4 * n_vertices`` times the largest weight (a conservative margin) cannot overflow i128.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from league.pairing.problem import (
     Problem,
 )
 
-WEIGHT_BITS = 120
+I128_HEADROOM = 124  # 127 value bits minus the factor 4 of the margin above
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,6 @@ def make_encoder(problem: Problem) -> Encoder:
     for tier in range(N_TIERS - 2, -1, -1):
         multipliers[tier] = multipliers[tier + 1] * (totals[tier + 1] + 1)
     offset = 1 + sum(p * m for p, m in zip(per_edge, multipliers, strict=True))
-    if offset.bit_length() > WEIGHT_BITS:
+    if offset.bit_length() > I128_HEADROOM - problem.n_vertices.bit_length():
         raise OverflowError("pairing weights exceed the exact integer range of the solver")
     return Encoder(tuple(multipliers), offset)

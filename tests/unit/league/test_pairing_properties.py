@@ -18,13 +18,17 @@ from pairing_oracle import (
     same_counts,
 )
 
-from league.pairing import PairingSettings, pair_round
+from league.pairing import PairingSettings, PlayerState, pair_round
 
 events = st.tuples(st.integers(min_value=2, max_value=40), st.integers(0, 2**32), st.booleans())
 small_events = st.tuples(
     st.integers(min_value=2, max_value=10), st.integers(0, 2**32), st.booleans()
 )
 PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def player(pid, score, rank, club="", opponents=()):
+    return PlayerState(pid, score, rank, club=club, opponents=frozenset(opponents))
 
 
 def build(case: tuple[int, int, bool]):
@@ -140,8 +144,8 @@ def test_every_deviation_is_flagged(case):
 
 def test_rematch_is_flagged_when_forced():
     # Two players who already met: the only possible game is a rematch.
-    a = PlayerState_(1, 3, 0, opponents={2})
-    b = PlayerState_(2, 0, 1, opponents={1})
+    a = player(1, 3, 0, opponents={2})
+    b = player(2, 0, 1, opponents={1})
     result = pair_round([a, b], PairingSettings(round_number=2))
     assert result.rematches == 1
     assert result.pairings[0].deviations == ("float", "rematch")
@@ -149,7 +153,7 @@ def test_rematch_is_flagged_when_forced():
 
 def test_club_mates_are_kept_apart_when_scores_allow():
     # Four players on equal scores, two clubs: pairing within a club is avoidable.
-    players = [PlayerState_(i, 3, i, club="AABB"[i]) for i in range(4)]
+    players = [player(i, 3, i, club="AABB"[i]) for i in range(4)]
     for weight in ("avoid", "avoid_strongly"):
         result = pair_round(players, PairingSettings(round_number=2, club_weight=weight))
         for game in result.pairings:
@@ -160,10 +164,10 @@ def test_club_mates_are_kept_apart_when_scores_allow():
 def test_score_gap_outranks_club_weights():
     # Same-club pair at equal score beats pairing across a score gap (gap tier is higher).
     players = [
-        PlayerState_(0, 6, 0, club="A"),
-        PlayerState_(1, 6, 1, club="A"),
-        PlayerState_(2, 0, 2, club="B"),
-        PlayerState_(3, 0, 3, club="B"),
+        player(0, 6, 0, club="A"),
+        player(1, 6, 1, club="A"),
+        player(2, 0, 2, club="B"),
+        player(3, 0, 3, club="B"),
     ]
     config = PairingSettings(round_number=2, club_weight="avoid_strongly")
     games = {tuple(sorted(g.players)) for g in pair_round(players, config).pairings}
@@ -172,16 +176,10 @@ def test_score_gap_outranks_club_weights():
 
 def test_quadratic_gap_prefers_two_small_floats_to_one_large():
     # Scores 6, 3, 3, 0 where 6-3 and 3-0 (gaps 3+3 -> 18) beat 6-0 and 3-3 (36).
-    players = [PlayerState_(i, s, i) for i, s in enumerate((6, 3, 3, 0))]
+    players = [player(i, s, i) for i, s in enumerate((6, 3, 3, 0))]
     result = pair_round(players, PairingSettings(round_number=2))
     assert result.cost[3] == 18
     assert all(len({players[i].score for i in g.players}) == 2 for g in result.pairings)
-
-
-def PlayerState_(pid, score, rank, club="", opponents=()):  # noqa: N802 - test factory
-    from league.pairing import PlayerState
-
-    return PlayerState(pid, score, rank, club=club, opponents=frozenset(opponents))
 
 
 def test_large_event_takes_the_fast_path_and_stays_optimal():
@@ -190,13 +188,11 @@ def test_large_event_takes_the_fast_path_and_stays_optimal():
     config = PairingSettings(round_number=5, seed=3)
     result = pair_round(players, config)
     assert result.cost == optimum_cost(players, config)
-    assert result.method == "sparse"
+    assert result.method == "bracket"
 
 
 def simulated_event(rng: random.Random, n: int, rounds: int):
     """Play ``rounds`` rounds with the engine itself and random results."""
-    from league.pairing import PlayerState
-
     ids = list(range(1, n + 1))
     club = {i: f"club{rng.randrange(n // 3)}" for i in ids}
     score = dict.fromkeys(ids, 0)
@@ -228,7 +224,5 @@ def simulated_event(rng: random.Random, n: int, rounds: int):
 
 def test_same_counts_oracle_sanity():
     # Guards the oracle itself: a same-club pair under "avoid" is one weak violation.
-    from league.pairing import PlayerState
-
     a, b = PlayerState(1, 0, 0, club="X"), PlayerState(2, 0, 1, club="X")
     assert same_counts(PairingSettings(round_number=2), a, b) == (0, 1)
