@@ -2,7 +2,7 @@
 from collections.abc import Callable, Mapping
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 Params = Mapping[str, object]
 
@@ -10,18 +10,6 @@ Params = Mapping[str, object]
 def _names(params: Params) -> str:
     names = params.get("names") or ()
     return ", ".join(str(n) for n in names)
-
-
-def _points_over_limit(p: Params, slot: str) -> str:
-    return _("The list totals %(total)s points; the limit is %(limit)s (%(excess)s too many).") % p
-
-
-def _points_below_chart_min(p: Params, slot: str) -> str:
-    return _("The list totals %(total)s points; this chart needs at least %(min)s.") % p
-
-
-def _points_limit_outside_chart(p: Params, slot: str) -> str:
-    return _("This chart is for armies of %(min)s to %(max)s points, not %(limit)s.") % p
 
 
 def _join(head: str, tail: str) -> str:
@@ -50,79 +38,38 @@ def _slot_forbidden(p: Params, slot: str) -> str:
     return _join(f"{head} ({_names(p)})", _("this chart allows none."))
 
 
-def _entry_without_slot(p: Params, slot: str) -> str:
-    return _("“%(name)s” has no slot, so it counts towards no slot of the chart.") % p
-
-
-def _entry_zero_points(p: Params, slot: str) -> str:
-    return _("“%(name)s” costs 0 points: check that its cost was read.") % p
-
-
-def _unknown_slot(p: Params, slot: str) -> str:
-    return _("“%(name)s” is in an unknown slot “%(slot)s”.") % {**p, "slot": slot}
-
-
-def _unknown_category(p: Params, slot: str) -> str:
-    return _("“%(name)s”: the category “%(category)s” matches no slot.") % p
-
-
-def _other_game_system(p: Params, slot: str) -> str:
-    return _("This roster was made for another game system (%(found)s); it was read anyway.") % p
-
-
-def _points_above_chart_max(p: Params, slot: str) -> str:
-    return _("The list totals %(total)s points; this chart allows at most %(max)s.") % p
-
-
-def _no_category(p: Params, slot: str) -> str:
-    return _("“%(name)s” has no category in the roster, so it counts towards no slot.") % p
-
-
-def _no_slot_category(p: Params, slot: str) -> str:
-    return _("“%(name)s” (%(category)s) takes no slot of the chart.") % p
-
-
-def _points_missing(p: Params, slot: str) -> str:
-    return _("“%(name)s” has no points cost in the roster; it was counted as 0.") % p
-
-
-def _negative_points(p: Params, slot: str) -> str:
-    return _("“%(name)s” has a negative cost (%(points)s) in the roster; it was counted as 0.") % p
-
-
-def _total_mismatch(p: Params, slot: str) -> str:
-    return _("The roster declares %(declared)s points but its units add up to %(computed)s.") % p
-
+TEMPLATES = {
+    "points_over_limit": gettext_lazy("The list totals %(total)s points; the limit is %(limit)s (%(excess)s too many)."),
+    "points_below_chart_min": gettext_lazy("The list totals %(total)s points; this chart needs at least %(min)s."),
+    "points_limit_outside_chart": gettext_lazy("This chart is for armies of %(min)s to %(max)s points, not %(limit)s."),
+    "entry_without_slot": gettext_lazy("“%(name)s” has no slot, so it counts towards no slot of the chart."),
+    "entry_zero_points": gettext_lazy("“%(name)s” costs 0 points: check that its cost was read."),
+    "unknown_slot": gettext_lazy("“%(name)s” is in an unknown slot “%(slot)s”."),
+    "unknown_category": gettext_lazy("“%(name)s”: the category “%(category)s” matches no slot."),
+    "other_game_system": gettext_lazy("This roster was made for another game system (%(found)s); it was read anyway."),
+    "points_above_chart_max": gettext_lazy("The list totals %(total)s points; this chart allows at most %(max)s."),
+    "no_category": gettext_lazy("“%(name)s” has no category in the roster, so it counts towards no slot."),
+    "no_slot_category": gettext_lazy("“%(name)s” (%(category)s) takes no slot of the chart."),
+    "points_missing": gettext_lazy("“%(name)s” has no points cost in the roster; it was counted as 0."),
+    "negative_points": gettext_lazy("“%(name)s” has a negative cost (%(points)s) in the roster; it was counted as 0."),
+    "total_mismatch": gettext_lazy("The roster declares %(declared)s points but its units add up to %(computed)s."),
+}
 
 RENDERERS: dict[str, Callable[[Params, str], str]] = {
-    "points_over_limit": _points_over_limit,
-    "points_below_chart_min": _points_below_chart_min,
-    "points_limit_outside_chart": _points_limit_outside_chart,
     "slot_below_min": _slot_below_min,
     "slot_above_max": _slot_above_max,
     "slot_forbidden": _slot_forbidden,
-    "entry_without_slot": _entry_without_slot,
-    "entry_zero_points": _entry_zero_points,
-    "unknown_slot": _unknown_slot,
-    "unknown_category": _unknown_category,
-    "other_game_system": _other_game_system,
-    "points_above_chart_max": _points_above_chart_max,
-    "no_category": _no_category,
-    "no_slot_category": _no_slot_category,
-    "points_missing": _points_missing,
-    "negative_points": _negative_points,
-    "total_mismatch": _total_mismatch,
 }
 
 
 def render_problem(code: str, slot: str | None, params: Params, slot_names: Mapping[str, str]) -> str:
     """A sentence for one problem; unknown codes fall back to the code so nothing is hidden."""
-    renderer = RENDERERS.get(code)
     slot_name = slot_names.get(slot or "", slot or "")
-    if renderer is None:
-        return code
     try:
-        return renderer(params, slot_name)
+        if code in TEMPLATES:
+            return str(TEMPLATES[code]) % {**params, "slot": slot_name}
+        renderer = RENDERERS.get(code)
+        return renderer(params, slot_name) if renderer else code
     except (KeyError, TypeError, ValueError):
         return code
 
