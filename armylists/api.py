@@ -1,5 +1,4 @@
 """API: charts, the stateless list validator, and a signed-in player's stored lists."""
-from django.db import transaction
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, status
@@ -103,12 +102,11 @@ class MyListsView(APIView):
             entries = read.entries()
         except RosterUnreadable as exc:
             return _roster_error(exc)
-        with transaction.atomic():
-            army_list = services.store_list(
-                owner=request.user, chart=read.chart, points_limit=attrs["points_limit"],
-                entries=entries, name=attrs["name"], source_format=read.source_format,
-                raw=read.raw, raw_filename=read.filename, import_warnings=read.warnings,
-            )
+        army_list = services.store_list(
+            owner=request.user, chart=read.chart, points_limit=attrs["points_limit"],
+            entries=entries, name=attrs["name"], source_format=read.source_format,
+            raw=read.raw, raw_filename=read.filename, import_warnings=read.warnings,
+        )
         return _report_response(read, army_list.report, status.HTTP_201_CREATED, id=army_list.pk)
 
 

@@ -41,7 +41,6 @@ def api_error(detail: str, code: str, status_code: int = 400) -> Response:
     return Response({"detail": detail, "code": code}, status=status_code)
 
 
-
 def validated(serializer_class, request) -> dict:
     """The request body checked by `serializer_class`; a malformed body raises a 400."""
     serializer = serializer_class(data=request.data)

@@ -184,10 +184,7 @@ class VictoryPointsView(APIView):
 
 
 def vp_result(sides: tuple[str, str], points: dict[str, int]) -> victory.VpResult:
-    scores = tuple(victory.SideScore(name, points.get(name, 0), ()) for name in sides)
-    a, b = (s.victory_points for s in scores)
-    winner = None if a == b else (sides[0] if a > b else sides[1])
-    return victory.VpResult(scores, winner, abs(a - b))
+    return victory.result_of(tuple(victory.SideScore(name, points.get(name, 0), ()) for name in sides))
 
 
 class DecideView(APIView):

@@ -9,7 +9,7 @@ from django.db import transaction
 from missions import margin
 from missions.catalogue_types import MissionSpec, StratagemException
 from missions.dice import Roller
-from missions.models import DiceRoll, DiceStream, Level, MarginBand, Mission, Stratagem
+from missions.models import DiceRoll, DiceStream, MarginBand, Mission, Stratagem
 
 T = TypeVar("T")
 MAX_SEED = 2**31 - 1
@@ -40,10 +40,6 @@ def stratagem_categories() -> dict[str, str]:
 
 def exceptions_of(mission: Mission) -> tuple[StratagemException, ...]:
     return mission_spec(mission).stratagem_exceptions
-
-
-def level_by_slug(slug: str) -> Level:
-    return Level.objects.get(slug=slug)
 
 
 def margin_band(vp_margin: int, points_limit: int) -> dict[str, str]:

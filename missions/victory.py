@@ -18,6 +18,7 @@ __all__ = [
     "VpRules",
     "conceded",
     "is_operational",
+    "result_of",
     "score",
     "validate_unit",
 ]
@@ -167,8 +168,13 @@ def score(sides: tuple[SideState, SideState], rules: VpRules) -> VpResult:
         _side_score(first, units[0], units[1], rules),
         _side_score(second, units[1], units[0], rules),
     )
+    return result_of(scores)
+
+
+def result_of(scores: tuple[SideScore, SideScore]) -> VpResult:
+    """The winner (None on equal totals) and the margin of two side scores."""
     a, b = scores[0].victory_points, scores[1].victory_points
-    winner = None if a == b else (first.name if a > b else second.name)
+    winner = None if a == b else (scores[0].name if a > b else scores[1].name)
     return VpResult(scores, winner, abs(a - b))
 
 
