@@ -18,6 +18,10 @@ class Conflict(exceptions.APIException):
 
 
 def exception_handler(exc, context):
+    from league.errors import ServiceError  # config sits above the apps; import late
+
+    if isinstance(exc, ServiceError):
+        return Response({"detail": str(exc.message), "code": exc.code}, status=exc.status)
     if isinstance(exc, RequestDataTooBig):
         exc = exceptions.ValidationError(
             {"detail": _("The request is too large."), "code": "request_too_large"}

@@ -3,6 +3,7 @@ from django.urls import path
 
 from armylists import api as armylists_api
 from league import accounts
+from league import api as league_api
 from missions import api as missions_api
 
 urlpatterns = [
@@ -23,4 +24,24 @@ urlpatterns = [
     path("dice/roll/", missions_api.DiceRollView.as_view(), name="api-dice-roll"),
     path("dice/game-length/", missions_api.GameLengthView.as_view(), name="api-game-length"),
     path("victory-points/", missions_api.VictoryPointsView.as_view(), name="api-victory-points"),
+    path("tournaments/", league_api.TournamentListView.as_view(), name="api-tournaments"),
+    path("tournaments/<slug:slug>/", league_api.TournamentView.as_view(), name="api-tournament"),
+    path("tournaments/<slug:slug>/status/", league_api.TournamentStatusView.as_view(), name="api-tournament-status"),
+    path("tournaments/<slug:slug>/publish-lists/", league_api.PublishListsView.as_view(), name="api-publish-lists"),
+    path("tournaments/<slug:slug>/players/", league_api.PlayersView.as_view(), name="api-players"),
+    path("tournaments/<slug:slug>/players/<int:pk>/", league_api.PlayerView.as_view(), name="api-player"),
+    path("tournaments/<slug:slug>/players/<int:pk>/list/", league_api.PlayerListView.as_view(), name="api-player-list"),
+    path("tournaments/<slug:slug>/players/<int:pk>/list/unlock/", league_api.UnlockListView.as_view(),
+         name="api-unlock-list"),
+    path("tournaments/<slug:slug>/rounds/", league_api.RoundsView.as_view(), name="api-rounds"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/", league_api.RoundView.as_view(), name="api-round"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/publish/", league_api.PublishRoundView.as_view(),
+         name="api-round-publish"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/repair/", league_api.RepairRoundView.as_view(),
+         name="api-round-repair"),
+    path("tournaments/<slug:slug>/standings/", league_api.StandingsView.as_view(), name="api-standings"),
+    path("games/<int:pk>/", league_api.GameView.as_view(), name="api-game"),
+    path("games/<int:pk>/report/", league_api.ReportView.as_view(), name="api-game-report"),
+    path("games/<int:pk>/confirm/", league_api.ConfirmView.as_view(), name="api-game-confirm"),
+    path("games/<int:pk>/dispute/", league_api.DisputeView.as_view(), name="api-game-dispute"),
 ]

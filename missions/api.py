@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 from config.api_errors import api_error, validated
 from missions import legality, objectives, services, victory
 from missions.dice import DiceError, Roll, Roller
-from missions.messages import stratagem_message, vp_message
+from missions.messages import outcome_message, stratagem_message, vp_message
 from missions.models import Level, Mission, Stratagem, StratagemCategory
 from missions.pregame import pregame, random_game_length
 from missions.selection import roll_mission
@@ -183,10 +183,6 @@ class VictoryPointsView(APIView):
         return Response(body)
 
 
-def vp_result(sides: tuple[str, str], points: dict[str, int]) -> victory.VpResult:
-    return victory.result_of(tuple(victory.SideScore(name, points.get(name, 0), ()) for name in sides))
-
-
 class DecideView(APIView):
     """POST /api/v1/missions/{slug}/decide/: who won, from the objective outcome a player reports."""
 
@@ -195,11 +191,11 @@ class DecideView(APIView):
         mission = generics.get_object_or_404(Mission, slug=slug)
         data = validated(DecideSerializer, request)
         sides = tuple(data["sides"])
-        vp = vp_result(sides, data["victory_points"]) if "victory_points" in data else None
+        vp = services.vp_result(sides, data["victory_points"]) if "victory_points" in data else None
         try:
             decision = objectives.decide(
                 mission.objective_kind, data["outcome"], sides=sides, roles=data.get("roles"), vp=vp
             )
         except objectives.OutcomeError as exc:
-            return api_error(exc.code, exc.code)
+            return api_error(outcome_message(exc.code, exc.params), exc.code)
         return Response({"winner": decision.winner, "reason": decision.reason})

@@ -38,6 +38,21 @@ def vp_message(code: str, params: Mapping[str, object]) -> str:
     return _format(texts.get(code), params, code)
 
 
+def outcome_message(code: str, params: Mapping[str, object]) -> str:
+    texts = {
+        "objective_kind_unknown": _("This mission's objective (%(kind)s) is not one Muster can decide."),
+        "outcome_key_missing": _("The outcome needs “%(key)s”."),
+        "outcome_key_unexpected": _("The outcome has entries this mission does not use: %(keys)s."),
+        "outcome_not_mapping": _("The outcome must be an object of named values."),
+        "outcome_side_unknown": _("The outcome names a player who is not in this game."),
+        "outcome_value_invalid": _("“%(key)s” has a value of the wrong kind."),
+        "roles_required": _("This mission needs to know who attacks and who defends."),
+        "sides_not_distinct": _("The two sides must be different."),
+        "vp_required": _("This mission is decided by victory points: report both players' points."),
+    }
+    return _format(texts.get(code), params, code)
+
+
 def _format(text: str | None, params: Mapping[str, object], code: str) -> str:
     if text is None:
         return code

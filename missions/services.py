@@ -1,12 +1,12 @@
 """Missions use cases: catalogue rows as engine specs, and dice streams that log every roll."""
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TypeVar
 
 from django.db import transaction
 
-from missions import margin
+from missions import margin, victory
 from missions.catalogue_types import MissionSpec, StratagemException
 from missions.dice import Roller
 from missions.models import DiceRoll, DiceStream, MarginBand, Mission, Stratagem
@@ -80,3 +80,8 @@ def rolling(stream: DiceStream, actor=None) -> Iterator[Roller]:
 def roll_with(stream: DiceStream, action: Callable[[Roller], T], actor=None) -> T:
     with rolling(stream, actor) as roller:
         return action(roller)
+
+
+def vp_result(sides: tuple[str, str], points: Mapping[str, int]) -> victory.VpResult:
+    """Winner and margin from reported totals (no unit detail)."""
+    return victory.result_of(tuple(victory.SideScore(name, points.get(name, 0), ()) for name in sides))

@@ -1,0 +1,317 @@
+"""API: tournaments, registrations, players' lists, rounds, results and standings (api-v1)."""
+from django.db.models import Count
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import NotAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from armylists import services as list_services
+from armylists.api import ReadList, _report_response, _roster_error
+from armylists.roster import RosterUnreadable
+from armylists.serializers import ArmyListSerializer
+from config.api_errors import validated
+from league import serializers as s
+from league.audit import Actor
+from league.errors import NotFound
+from league.models import Game, Tournament
+from league.services import lists, results, rounds, standings, tournaments
+
+ANSWER = OpenApiResponse(description="see api-v1.md")
+ROLE_PARAM = OpenApiParameter("role", str, enum=["attacker", "defender"], required=False)
+
+
+def actor_of(request) -> Actor:
+    return Actor.of(request)
+
+
+def visible_tournaments(actor: Actor):
+    qs = Tournament.objects.select_related("chart", "level").annotate(player_count=Count("players"))
+    return qs if actor.is_staff else qs.exclude(status=Tournament.Status.DRAFT)
+
+
+def get_tournament(request, slug: str) -> Tournament:
+    tournament = visible_tournaments(actor_of(request)).filter(slug=slug).first()
+    if tournament is None:
+        raise NotFound(_("No such tournament."), "tournament_not_found")
+    return tournament
+
+
+def require_signed_in(request) -> None:
+    if not request.user.is_authenticated:
+        raise NotAuthenticated()
+
+
+def list_problem_text(problem: dict) -> str:
+    """The flag a game carries when a player lacks a legal list, in the reader's language."""
+    params = {"chart": problem["chart"], "role": ROLE_NAMES().get(problem.get("role") or "", "")}
+    if problem["code"] == "list_missing":
+        text = _("No list for the %(role)s chart %(chart)s.") if params["role"] else \
+            _("No list submitted for the chart %(chart)s.")
+    else:
+        text = _("The %(role)s list for the chart %(chart)s is not legal.") if params["role"] else \
+            _("The list for the chart %(chart)s is not legal.")
+    return text % params
+
+
+def ROLE_NAMES() -> dict[str, str]:  # noqa: N802 - reads like the constant it stands for
+    return {"attacker": _("attacker"), "defender": _("defender")}
+
+
+class TournamentListView(APIView):
+    """GET: events (drafts only for staff). POST (staff): create one."""
+
+    @extend_schema(responses=s.TournamentSerializer(many=True))
+    def get(self, request):
+        return Response(s.TournamentSerializer(visible_tournaments(actor_of(request)), many=True).data)
+
+    @extend_schema(request=s.TournamentSerializer, responses={201: s.TournamentSerializer})
+    def post(self, request):
+        require_signed_in(request)
+        data = validated(s.TournamentSerializer, request)
+        tournament = tournaments.create_tournament(actor_of(request), **data)
+        return Response(s.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
+
+
+class TournamentView(APIView):
+    @extend_schema(responses=s.TournamentSerializer)
+    def get(self, request, slug: str):
+        return Response(s.TournamentSerializer(get_tournament(request, slug)).data)
+
+
+class TournamentStatusView(APIView):
+    """POST (staff) {"status"}: draft → registration_open → lists_locked → running → finished."""
+
+    @extend_schema(request=s.StatusSerializer, responses=s.TournamentSerializer)
+    def post(self, request, slug: str):
+        require_signed_in(request)
+        tournament = get_tournament(request, slug)
+        target = validated(s.StatusSerializer, request)["status"]
+        return Response(s.TournamentSerializer(tournaments.transition(actor_of(request), tournament, target)).data)
+
+
+class PublishListsView(APIView):
+    @extend_schema(request=s.PublishListsSerializer, responses=s.TournamentSerializer)
+    def post(self, request, slug: str):
+        require_signed_in(request)
+        tournament = get_tournament(request, slug)
+        published = validated(s.PublishListsSerializer, request)["published"]
+        updated = tournaments.publish_lists(actor_of(request), tournament, published)
+        return Response(s.TournamentSerializer(updated).data)
+
+
+class PlayersView(APIView):
+    """GET: registered players. POST: register (staff: anyone; a signed-in user: themself)."""
+
+    @extend_schema(responses=s.PlayerSerializer(many=True))
+    def get(self, request, slug: str):
+        tournament = get_tournament(request, slug)
+        players = tournament.players.select_related("user")
+        return Response(s.PlayerSerializer(players, many=True).data)
+
+    @extend_schema(request=s.RegisterSerializer, responses={201: s.PlayerSerializer})
+    def post(self, request, slug: str):
+        require_signed_in(request)
+        tournament = get_tournament(request, slug)
+        data = validated(s.RegisterSerializer, request)
+        player = tournaments.register_player(actor_of(request), tournament, **data)
+        return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+class PlayerView(APIView):
+    """GET: one player. PATCH: staff check in, drop, rename; a player may drop themself."""
+
+    @extend_schema(responses=s.PlayerSerializer)
+    def get(self, request, slug: str, pk: int):
+        player = tournaments.get_player(get_tournament(request, slug), pk)
+        return Response(s.PlayerSerializer(player).data)
+
+    @extend_schema(request=s.PlayerUpdateSerializer, responses=s.PlayerSerializer)
+    def patch(self, request, slug: str, pk: int):
+        require_signed_in(request)
+        player = tournaments.get_player(get_tournament(request, slug), pk)
+        changes = validated(s.PlayerUpdateSerializer, request)
+        updated = tournaments.update_player(actor_of(request), player, **changes)
+        return Response(s.PlayerSerializer(updated).data)
+
+
+def role_of(request) -> str:
+    role = request.query_params.get("role", "")
+    return role if role in ("attacker", "defender") else ("" if not role else "?")
+
+
+class PlayerListView(APIView):
+    """GET/PUT a player's current list (``?role=attacker|defender`` for role lists)."""
+
+    @extend_schema(parameters=[ROLE_PARAM], responses=ANSWER)
+    def get(self, request, slug: str, pk: int):
+        tournament = get_tournament(request, slug)
+        player = tournaments.get_player(tournament, pk)
+        actor = actor_of(request)
+        if not lists.may_read(actor, player, tournament):
+            require_signed_in(request)
+            return Response({"detail": _("Lists are not published yet."), "code": "lists_not_published"},
+                            status=status.HTTP_403_FORBIDDEN)
+        role = role_of(request)
+        army_list = lists.current_list(player, role)
+        if army_list is None:
+            raise NotFound(_("This player has no list yet."), "list_not_found")
+        data = ArmyListSerializer(army_list).data
+        data["report"] = list_services.render_report(
+            army_list.report, list_services.slot_names(army_list.chart.game_system))
+        data.update(player=player.pk, role=role or None, versions=lists.versions(army_list),
+                    locked=lists.lists_locked(tournament) and not player.list_unlocked)
+        return Response(data)
+
+    @extend_schema(parameters=[ROLE_PARAM], request=s.PlayerListBodySerializer, responses=ANSWER)
+    def put(self, request, slug: str, pk: int):
+        require_signed_in(request)
+        tournament = get_tournament(request, slug)
+        player = tournaments.get_player(tournament, pk)
+        actor = actor_of(request)
+        if not lists.may_edit(actor, player):
+            return Response({"detail": _("Only this player or an organiser can change this list."),
+                             "code": "not_your_list"}, status=status.HTTP_403_FORBIDDEN)
+        role = role_of(request)
+        chart = lists.chart_for(tournament, role)
+        attrs = validated(s.PlayerListBodySerializer, request)
+        read = ReadList({**attrs, "chart": chart})
+        try:
+            entries = read.entries()
+        except RosterUnreadable as exc:
+            return _roster_error(exc)
+        current = lists.submit_list(
+            actor, player, role=role, entries=entries, source_format=read.source_format,
+            raw=read.raw, raw_filename=read.filename, import_warnings=read.warnings)
+        army_list = current.army_list
+        return _report_response(read, army_list.report, id=army_list.pk, player=player.pk,
+                                role=role or None, chart=chart.slug)
+
+
+class UnlockListView(APIView):
+    @extend_schema(request=s.UnlockSerializer, responses=s.PlayerSerializer)
+    def post(self, request, slug: str, pk: int):
+        require_signed_in(request)
+        player = tournaments.get_player(get_tournament(request, slug), pk)
+        data = validated(s.UnlockSerializer, request)
+        return Response(s.PlayerSerializer(lists.unlock_list(actor_of(request), player, data["reason"])).data)
+
+
+def round_response(round_, status_code: int = 200) -> Response:
+    games = round_.games.select_related("mission").order_by("table", "pk")
+    return Response(s.round_data(round_, games, list_problem_text), status=status_code)
+
+
+class RoundsView(APIView):
+    """GET: published rounds (staff also see drafts). POST (staff): pair the next round."""
+
+    @extend_schema(responses=ANSWER)
+    def get(self, request, slug: str):
+        tournament = get_tournament(request, slug)
+        qs = tournament.round_set.select_related("mission")
+        if not actor_of(request).is_staff:
+            qs = qs.exclude(status="draft")
+        return Response([{"number": r.number, "status": r.status, "mission": r.mission.slug if r.mission else None}
+                         for r in qs])
+
+    @extend_schema(request=s.PairSerializer, responses={201: ANSWER})
+    def post(self, request, slug: str):
+        require_signed_in(request)
+        tournament = get_tournament(request, slug)
+        draft = validated(s.PairSerializer, request)["draft"]
+        round_ = rounds.pair_next_round(actor_of(request), tournament, draft=draft)
+        return round_response(round_, status.HTTP_201_CREATED)
+
+
+class RoundView(APIView):
+    @extend_schema(responses=ANSWER)
+    def get(self, request, slug: str, number: int):
+        tournament = get_tournament(request, slug)
+        return round_response(rounds.get_round(tournament, number, staff=actor_of(request).is_staff))
+
+
+class PublishRoundView(APIView):
+    @extend_schema(request=None, responses=ANSWER)
+    def post(self, request, slug: str, number: int):
+        require_signed_in(request)
+        tournament = get_tournament(request, slug)
+        return round_response(rounds.publish_round(actor_of(request), tournament, number))
+
+
+class RepairRoundView(APIView):
+    """POST (staff) {"confirm": number}: pair the latest round again (no result reported yet)."""
+
+    @extend_schema(request=s.RepairSerializer, responses=ANSWER)
+    def post(self, request, slug: str, number: int):
+        require_signed_in(request)
+        tournament = get_tournament(request, slug)
+        confirm = validated(s.RepairSerializer, request)["confirm"]
+        return round_response(rounds.repair_published_round(actor_of(request), tournament, number, confirm))
+
+
+def game_for(request, pk: int) -> Game:
+    game = Game.objects.select_related("round__tournament", "mission").filter(pk=pk).first()
+    actor = actor_of(request)
+    hidden = game is None or (
+        (game.round.status == "draft" or game.round.tournament.status == Tournament.Status.DRAFT)
+        and not actor.is_staff)
+    if hidden:
+        raise NotFound(_("No such game."), "game_not_found")
+    return game
+
+
+class GameView(APIView):
+    @extend_schema(responses=ANSWER)
+    def get(self, request, pk: int):
+        game = game_for(request, pk)
+        data = s.game_data(game, list_problem_text)
+        data["round"] = game.round.number
+        data["tournament"] = game.round.tournament.slug
+        return Response(data)
+
+
+class ReportView(APIView):
+    """POST: a player of the game (or staff) reports its result."""
+
+    @extend_schema(request=s.ReportSerializer, responses=ANSWER)
+    def post(self, request, pk: int):
+        require_signed_in(request)
+        game_for(request, pk)
+        data = validated(s.ReportSerializer, request)
+        content = results.ResultInput(
+            winner=data["result"].get("winner"), outcome=data["result"].get("outcome"),
+            victory_points=data["victory_points"], stratagems=data["stratagems"], comment=data["comment"])
+        game = results.report(actor_of(request), pk, content)
+        return Response({"status": game.status, "game": game.pk})
+
+
+class ConfirmView(APIView):
+    @extend_schema(request=None, responses=ANSWER)
+    def post(self, request, pk: int):
+        require_signed_in(request)
+        game_for(request, pk)
+        game = results.confirm(actor_of(request), pk)
+        return Response({"status": game.status, "game": game.pk})
+
+
+class DisputeView(APIView):
+    @extend_schema(request=s.DisputeSerializer, responses=ANSWER)
+    def post(self, request, pk: int):
+        require_signed_in(request)
+        game_for(request, pk)
+        reason = validated(s.DisputeSerializer, request)["reason"]
+        game = results.dispute(actor_of(request), pk, reason)
+        return Response({"status": game.status, "game": game.pk})
+
+
+class StandingsView(APIView):
+    @extend_schema(responses=ANSWER)
+    def get(self, request, slug: str):
+        tournament = get_tournament(request, slug)
+        return Response([
+            {"rank": row.rank, "player": {"id": player.pk, "name": player.name}, "points": row.points,
+             "wins": row.wins, "draws": row.draws, "losses": row.losses, "byes": row.byes,
+             "dropped": player.dropped, "tiebreakers": dict(row.tiebreakers)}
+            for row, player in standings.standings(tournament)
+        ])

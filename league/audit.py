@@ -1,0 +1,46 @@
+"""Who acts (account, staff or not, address) and the audit log the services write."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from league.models import AuditEntry, Tournament
+
+
+@dataclass(frozen=True)
+class Actor:
+    """The person behind a service call; ``system`` is Muster itself (demo data, imports)."""
+
+    user: Any = None
+    ip: str | None = None
+    system: bool = False
+
+    @property
+    def is_staff(self) -> bool:
+        return self.system or bool(getattr(self.user, "is_staff", False))
+
+    @property
+    def user_id(self) -> int | None:
+        return getattr(self.user, "pk", None)
+
+    @classmethod
+    def of(cls, request) -> Actor:
+        user = request.user if request.user.is_authenticated else None
+        return cls(user=user, ip=client_ip(request))
+
+
+SYSTEM = Actor(system=True)
+
+
+def client_ip(request) -> str | None:
+    # REMOTE_ADDR only: X-Forwarded-For is spoofable unless a trusted proxy rewrites it.
+    return request.META.get("REMOTE_ADDR") or None
+
+
+def record(actor: Actor, action: str, tournament: Tournament | None, target: object = "",
+           data: Mapping[str, Any] | None = None) -> AuditEntry:
+    return AuditEntry.objects.create(
+        tournament=tournament, actor=actor.user if actor.user_id else None, action=action,
+        target=str(target)[:200], data=dict(data or {}), ip=actor.ip,
+    )

@@ -1,0 +1,151 @@
+"""API shapes for tournaments, players, rounds, games, reports and standings."""
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+from armylists.models import Chart
+from armylists.serializers import ListBodySerializer
+from league.models import TIEBREAK_CHOICES, WEIGHTS, Game, Player, Round, Tournament
+from missions.models import Level
+from missions.serializers import MissionSerializer
+
+MAX_SEED = 2**31 - 1
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    """Create (staff) and read a tournament; reference data by slug."""
+
+    chart = serializers.SlugRelatedField(slug_field="slug", queryset=Chart.objects.all())
+    level = serializers.SlugRelatedField(slug_field="slug", queryset=Level.objects.all())
+    seed = serializers.IntegerField(min_value=0, max_value=MAX_SEED, required=False)
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=TIEBREAK_CHOICES), required=False, max_length=5
+    )
+    club_weight = serializers.ChoiceField(choices=WEIGHTS, required=False)
+    faction_weight = serializers.ChoiceField(choices=WEIGHTS, required=False)
+    player_count = serializers.IntegerField(read_only=True, default=None)
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "slug", "name", "status", "chart", "points_limit", "level", "rounds", "on_six",
+            "missions", "starts_on", "list_deadline", "lists_published", "require_check_in",
+            "win_points", "draw_points", "loss_points", "bye_points", "tiebreaks", "bye_priority",
+            "club_weight", "faction_weight", "language", "seed", "player_count",
+        ]
+        read_only_fields = ["slug", "status", "player_count"]
+
+    def validate_tiebreaks(self, value: list[str]) -> list[str]:
+        if len(set(value)) != len(value):
+            raise serializers.ValidationError(_("A tiebreaker is listed twice."))
+        return value
+
+
+class StatusSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=Tournament.Status.choices)
+
+
+class PublishListsSerializer(serializers.Serializer):
+    published = serializers.BooleanField(default=True)
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username", read_only=True, default=None)
+
+    class Meta:
+        model = Player
+        fields = ["id", "name", "club", "faction", "checked_in", "dropped", "username"]
+        read_only_fields = ["id", "checked_in", "dropped", "username"]
+
+
+class RegisterSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    club = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+    faction = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+    username = serializers.CharField(max_length=150, required=False)
+
+
+class PlayerUpdateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120, required=False)
+    club = serializers.CharField(max_length=120, required=False, allow_blank=True)
+    faction = serializers.CharField(max_length=120, required=False, allow_blank=True)
+    checked_in = serializers.BooleanField(required=False)
+    dropped = serializers.BooleanField(required=False)
+
+
+class PlayerListBodySerializer(ListBodySerializer):
+    """A tournament list: the tournament gives the chart and the points limit."""
+
+
+class UnlockSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=500)
+    role = serializers.ChoiceField(choices=["", "attacker", "defender"], required=False, default="")
+
+
+class PairSerializer(serializers.Serializer):
+    draft = serializers.BooleanField(default=False)
+
+
+class RepairSerializer(serializers.Serializer):
+    confirm = serializers.IntegerField()
+
+
+class PlayerIdMapField(serializers.DictField):
+    """A JSON object keyed by player id (JSON keys are strings)."""
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        try:
+            return {int(key): item for key, item in value.items()}
+        except (TypeError, ValueError):
+            raise serializers.ValidationError(_("Keys must be player ids.")) from None
+
+
+class ResultSerializer(serializers.Serializer):
+    winner = serializers.IntegerField(allow_null=True, required=False, default=None)
+    outcome = serializers.DictField(required=False)
+
+
+class ReportSerializer(serializers.Serializer):
+    result = ResultSerializer()
+    victory_points = PlayerIdMapField(
+        child=serializers.IntegerField(min_value=0, max_value=1_000_000), required=False, default=dict)
+    stratagems = PlayerIdMapField(
+        child=serializers.ListField(child=serializers.SlugField(max_length=80), max_length=20),
+        required=False, default=dict)
+    comment = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+
+
+class DisputeSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+
+
+def game_data(game: Game, problems_text) -> dict:
+    """A game as api-v1 shows it inside a round."""
+    data = {
+        "id": game.pk,
+        "table": game.table,
+        "players": list(game.player_ids),
+        "mission": MissionSerializer(game.mission).data if game.mission else None,
+        "roles": dict(game.roles),
+        "list_problems": [{**p, "message": problems_text(p)} for p in game.list_problems],
+        "deviations": list(game.deviations),
+        "status": game.status,
+        "mission_rolls": [r["total"] for r in game.rolls if r["purpose"].startswith("mission")],
+        "pregame": {**game.pregame, "rolls": [r for r in game.rolls
+                                               if not r["purpose"].startswith("mission")]},
+    }
+    if game.status == Game.Status.CONFIRMED and not game.is_bye:
+        data["result"] = {"winner": game.winner_id, "victory_points": game.victory_points}
+    return data
+
+
+def round_data(round_: Round, games, problems_text) -> dict:
+    return {
+        "number": round_.number,
+        "status": round_.status,
+        "mission": MissionSerializer(round_.mission).data if round_.mission else None,
+        "rolls": [r["total"] for r in round_.rolls],
+        "dice_log": list(round_.rolls),
+        "games": [game_data(g, problems_text) for g in games],
+        "pairing": round_.pairing,
+    }

@@ -1,0 +1,1 @@
+"""League use cases: each owns its transaction, row locks and audit entries."""

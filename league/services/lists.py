@@ -1,0 +1,125 @@
+"""Players' army lists in a tournament: submit (every version kept), lock, unlock, read rights."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from armylists import services as lists
+from armylists.models import ArmyList, Chart
+from armylists.validation import Entry, Problem
+from league.audit import Actor, record
+from league.errors import Conflict, Forbidden, Invalid
+from league.models import Player, PlayerList, Tournament
+from league.services.tournaments import is_self, require_staff
+from missions.models import Mission
+
+OPEN_STATUSES = (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION_OPEN)
+ROLES = ("attacker", "defender")
+
+
+def role_charts(tournament: Tournament) -> dict[str, str]:
+    """Role -> chart slug for the asymmetric charts a mission this event can roll may impose.
+
+    Special missions (Assassinat uses Strike and Withdraw) only come up when a 6 on the
+    mission die leads to them, so role lists are taken only from such events."""
+    charts: dict[str, str] = {}
+    missions = Mission.objects.exclude(role_charts={})
+    if tournament.on_six != Tournament.OnSix.SPECIAL:
+        missions = missions.filter(kind="standard")
+    for mission in missions.only("role_charts"):
+        charts.update(mission.role_charts)
+    return charts
+
+
+def chart_for(tournament: Tournament, role: str) -> Chart:
+    if not role:
+        return tournament.chart
+    if role not in ROLES:
+        raise Invalid(_("The role must be attacker or defender."), "role_unknown")
+    slug = role_charts(tournament).get(role)
+    if slug is None:
+        raise Invalid(_("No mission of this event uses a separate list for this role."), "role_unused")
+    return lists.charts_with_rows().get(slug=slug)
+
+
+def lists_locked(tournament: Tournament, now=None) -> bool:
+    """Lists lock when the organiser locks them or at the deadline, whichever comes first."""
+    if tournament.status not in OPEN_STATUSES:
+        return True
+    return tournament.list_deadline is not None and (now or timezone.now()) >= tournament.list_deadline
+
+
+def may_edit(actor: Actor, player: Player) -> bool:
+    return actor.is_staff or is_self(actor, player)
+
+
+def may_read(actor: Actor, player: Player, tournament: Tournament) -> bool:
+    return may_edit(actor, player) or tournament.lists_published
+
+
+@transaction.atomic
+def submit_list(actor: Actor, player: Player, *, role: str, entries: Sequence[Entry],
+                source_format: str = "units", raw: bytes | None = None, raw_filename: str = "",
+                import_warnings: Sequence[Problem] = ()) -> PlayerList:
+    """Validate and store a new version; the previous one stays, linked by ``supersedes``."""
+    if not may_edit(actor, player):
+        raise Forbidden(_("Only this player or an organiser can change this list."), "not_your_list")
+    locked_player = Player.objects.select_for_update().select_related(
+        "tournament__chart__game_system").get(pk=player.pk)
+    tournament = locked_player.tournament
+    chart = chart_for(tournament, role)
+    if lists_locked(tournament) and not locked_player.list_unlocked:
+        raise Conflict(_("Lists are locked for this tournament. Ask an organiser to unlock yours."),
+                       "list_locked")
+    current = PlayerList.objects.select_for_update().filter(player=locked_player, role=role).first()
+    army_list = lists.store_list(
+        owner=locked_player.user, chart=chart, points_limit=tournament.points_limit,
+        entries=entries, name=f"{locked_player.name} — {tournament.name}"[:200],
+        source_format=source_format, raw=raw, raw_filename=raw_filename,
+        import_warnings=import_warnings, supersedes=current.army_list if current else None,
+    )
+    if current is None:
+        current = PlayerList.objects.create(player=locked_player, role=role, army_list=army_list)
+    else:
+        current.army_list = army_list
+        current.save(update_fields=["army_list", "updated_at"])
+    if locked_player.list_unlocked and lists_locked(tournament):
+        # One resubmission per unlock: the list is locked again at once.
+        locked_player.list_unlocked = False
+        locked_player.save(update_fields=["list_unlocked"])
+    record(actor, "list_submitted", tournament, locked_player,
+           {"player": locked_player.pk, "role": role, "list": army_list.pk, "valid": army_list.valid})
+    return current
+
+
+@transaction.atomic
+def unlock_list(actor: Actor, player: Player, reason: str) -> Player:
+    require_staff(actor)
+    if not reason.strip():
+        raise Invalid(_("Say why the list is unlocked."), "reason_required")
+    locked_player = Player.objects.select_for_update().get(pk=player.pk)
+    locked_player.list_unlocked = True
+    locked_player.save(update_fields=["list_unlocked"])
+    record(actor, "list_unlocked", locked_player.tournament, locked_player,
+           {"player": locked_player.pk, "reason": reason.strip()})
+    return locked_player
+
+
+def current_list(player: Player, role: str = "") -> ArmyList | None:
+    row = PlayerList.objects.select_related("army_list__chart__game_system").filter(
+        player=player, role=role).first()
+    return row.army_list if row else None
+
+
+def versions(army_list: ArmyList) -> list[int]:
+    """Ids of the earlier versions, newest first."""
+    ids, node = [], army_list.supersedes_id
+    seen = set()
+    while node is not None and node not in seen:
+        seen.add(node)
+        ids.append(node)
+        node = ArmyList.objects.filter(pk=node).values_list("supersedes_id", flat=True).first()
+    return ids

@@ -1,0 +1,221 @@
+"""Result reports: a player reports, the opponent confirms or disputes, staff settle.
+
+Every report is a row of its own; the game row (locked with ``select_for_update``) holds the
+state they lead to, so parallel reports and confirmations are applied one after the other."""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from league.audit import Actor, record
+from league.errors import Conflict, Forbidden, Invalid, NotFound
+from league.models import Game, Player, Report, Round
+from league.services.rounds import complete_if_done
+from missions import legality, objectives
+from missions import services as missions
+from missions.messages import outcome_message, stratagem_message
+from missions.models import Stratagem, StratagemCategory
+
+OPEN = (Report.Status.REPORTED, Report.Status.DISPUTED)
+MAX_VP = 1_000_000
+
+
+@dataclass(frozen=True)
+class ResultInput:
+    """A report's content with player ids as ints; ``winner`` None with no outcome is a draw."""
+
+    winner: int | None = None
+    outcome: Mapping[str, Any] | None = None
+    victory_points: Mapping[int, int] = field(default_factory=dict)
+    stratagems: Mapping[int, Sequence[str]] = field(default_factory=dict)
+    comment: str = ""
+
+
+def locked_game(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update(of=("self",)).select_related(
+            "round__tournament__level", "mission", "player_a", "player_b").get(pk=game_id)
+    except Game.DoesNotExist:
+        raise NotFound(_("No such game."), "game_not_found") from None
+
+
+def side_of(actor: Actor, game: Game) -> Player | None:
+    """The player of ``game`` that ``actor`` is, if any."""
+    if actor.user_id is None:
+        return None
+    return next((p for p in (game.player_a, game.player_b)
+                 if p is not None and p.user_id == actor.user_id), None)
+
+
+def visible_game(actor: Actor, game: Game) -> Player | None:
+    """The actor's side; 404 for a draft round's game unless staff, 403 for a stranger."""
+    me = side_of(actor, game)
+    if game.round.status == Round.Status.DRAFT and not actor.is_staff:
+        raise NotFound(_("No such game."), "game_not_found")
+    if me is None and not actor.is_staff:
+        raise Forbidden(_("Only the players of this game or an organiser can do this."),
+                        "not_your_game")
+    return me
+
+
+def _check_content(game: Game, content: ResultInput) -> int | None:
+    """Validate the report against the game and its mission; returns the winner."""
+    ids = set(game.player_ids)
+    for pid in [*content.victory_points, *content.stratagems]:
+        if pid not in ids:
+            raise Invalid(_("Player %(id)s did not play in this game.") % {"id": pid}, "player_not_in_game")
+    if any(not 0 <= int(v) <= MAX_VP for v in content.victory_points.values()):
+        raise Invalid(_("Victory points must be between 0 and %(max)s.") % {"max": MAX_VP}, "vp_invalid")
+    _check_stratagems(game, content.stratagems)
+    winner = content.winner
+    if winner is not None and winner not in ids:
+        raise Invalid(_("The winner must be one of the two players."), "winner_not_in_game")
+    if content.outcome is not None:
+        decided = _decide(game, content)
+        if content.winner is not None and decided != content.winner:
+            raise Invalid(_("The winner does not match the objective outcome."), "result_inconsistent")
+        winner = decided
+    return winner
+
+
+def _decide(game: Game, content: ResultInput) -> int | None:
+    sides = tuple(str(p) for p in game.player_ids)
+    points = {str(k): int(v) for k, v in content.victory_points.items()}
+    vp = missions.vp_result(sides, points) if points else None  # type: ignore[arg-type]
+    try:
+        decision = objectives.decide(game.mission.objective_kind, content.outcome or {},
+                                     sides=sides, roles=game.roles or None, vp=vp)  # type: ignore[arg-type]
+    except objectives.OutcomeError as exc:
+        raise Invalid(outcome_message(exc.code, exc.params), exc.code) from None
+    return None if decision.winner is None else int(decision.winner)
+
+
+def _check_stratagems(game: Game, declared: Mapping[int, Sequence[str]]) -> None:
+    if not declared or game.mission is None:
+        return
+    categories = missions.stratagem_categories()
+    exceptions = missions.exceptions_of(game.mission)
+    allowance = game.round.tournament.level.stratagems_per_player
+    for pid, slugs in declared.items():
+        problems = legality.check_stratagems(
+            list(slugs), allowance=allowance, role=game.roles.get(str(pid)),
+            categories=categories, exceptions=exceptions)
+        if problems:
+            first = problems[0]
+            raise Invalid(stratagem_message(first.code, first.params, _catalogue_names()), first.code)
+
+
+def _catalogue_names() -> dict[str, str]:
+    names = {s.slug: s.name for s in Stratagem.objects.all()}
+    names.update({c.slug: c.name for c in StratagemCategory.objects.all()})
+    return names
+
+
+def _same_result(a: Report, b: Report) -> bool:
+    return (a.winner_id, a.outcome, a.victory_points) == (b.winner_id, b.outcome, b.victory_points)
+
+
+@transaction.atomic
+def report(actor: Actor, game_id: int, content: ResultInput) -> Game:
+    game = locked_game(game_id)
+    me = visible_game(actor, game)
+    if game.is_bye:
+        raise Conflict(_("A bye has no result to report."), "game_is_bye")
+    if game.round.status == Round.Status.DRAFT:
+        raise Conflict(_("Publish the round before reporting results."), "round_not_published")
+    staff = actor.is_staff and me is None
+    if not staff and game.status == Game.Status.CONFIRMED:
+        raise Conflict(_("This result is already confirmed; ask an organiser to change it."),
+                       "game_confirmed")
+    winner = _check_content(game, content)
+    new = Report.objects.create(
+        game=game, reporter=actor.user, by_player=me, winner_id=winner,
+        outcome=dict(content.outcome or {}), comment=content.comment[:500],
+        victory_points={str(k): int(v) for k, v in content.victory_points.items()},
+        stratagems={str(k): list(v) for k, v in content.stratagems.items()},
+    )
+    open_reports = game.reports.filter(status__in=OPEN).exclude(pk=new.pk)
+    if staff:
+        open_reports.update(status=Report.Status.SUPERSEDED)
+        _settle(actor, game, new)
+    else:
+        _player_report(actor, game, new, me, open_reports)
+    return game
+
+
+def _player_report(actor: Actor, game: Game, new: Report, me: Player, open_reports) -> None:
+    open_reports.filter(by_player=me).update(status=Report.Status.SUPERSEDED)
+    theirs = open_reports.exclude(by_player=me).order_by("-created_at", "-pk").first()
+    if theirs is not None and _same_result(theirs, new):
+        # Both players reported the same result: that is a confirmation.
+        Report.objects.filter(pk=theirs.pk).update(status=Report.Status.SUPERSEDED)
+        _settle(actor, game, new)
+        return
+    status = Game.Status.DISPUTED if theirs is not None else Game.Status.REPORTED
+    if theirs is not None:
+        Report.objects.filter(pk=theirs.pk).update(status=Report.Status.DISPUTED)
+        new.status = Report.Status.DISPUTED
+        new.save(update_fields=["status"])
+    _set_status(game, status)
+    record(actor, f"result_{status}", game.round.tournament, game, {"game": game.pk, "report": new.pk})
+
+
+def _set_status(game: Game, status: str) -> None:
+    game.status = status
+    game.save(update_fields=["status"])
+
+
+def _settle(actor: Actor, game: Game, chosen: Report) -> None:
+    """Make ``chosen`` the game's result."""
+    chosen.status = Report.Status.CONFIRMED
+    chosen.confirmed_by, chosen.confirmed_at = actor.user, timezone.now()
+    chosen.save(update_fields=["status", "confirmed_by", "confirmed_at"])
+    game.status = Game.Status.CONFIRMED
+    game.winner_id, game.victory_points = chosen.winner_id, chosen.victory_points
+    game.save(update_fields=["status", "winner", "victory_points"])
+    record(actor, "result_confirmed", game.round.tournament, game,
+           {"game": game.pk, "report": chosen.pk, "winner": chosen.winner_id,
+            "victory_points": chosen.victory_points, "by_staff": actor.is_staff})
+    complete_if_done(Round.objects.select_for_update().get(pk=game.round_id))
+
+
+@transaction.atomic
+def confirm(actor: Actor, game_id: int) -> Game:
+    """The opponent (or staff) accepts the open report; a repeated confirmation is harmless."""
+    game = locked_game(game_id)
+    me = visible_game(actor, game)
+    if game.status == Game.Status.CONFIRMED:
+        return game
+    latest = game.reports.filter(status__in=OPEN).order_by("-created_at", "-pk").first()
+    if latest is None:
+        raise Conflict(_("There is no reported result to confirm yet."), "nothing_to_confirm")
+    if me is not None and latest.by_player_id == me.pk:
+        raise Forbidden(_("Your opponent must confirm the result you reported."), "own_report")
+    if game.status == Game.Status.DISPUTED and me is not None:
+        raise Conflict(_("This result is disputed: report the result again or ask an organiser."),
+                       "game_disputed")
+    game.reports.filter(status__in=OPEN).exclude(pk=latest.pk).update(status=Report.Status.SUPERSEDED)
+    _settle(actor, game, latest)
+    return game
+
+
+@transaction.atomic
+def dispute(actor: Actor, game_id: int, reason: str = "") -> Game:
+    game = locked_game(game_id)
+    me = visible_game(actor, game)
+    latest = game.reports.filter(status__in=OPEN).order_by("-created_at", "-pk").first()
+    if game.status != Game.Status.REPORTED or latest is None:
+        raise Conflict(_("Only a reported, unconfirmed result can be disputed."), "nothing_to_dispute")
+    if me is not None and latest.by_player_id == me.pk:
+        raise Forbidden(_("You cannot dispute your own report."), "own_report")
+    latest.status = Report.Status.DISPUTED
+    latest.save(update_fields=["status"])
+    _set_status(game, Game.Status.DISPUTED)
+    record(actor, "result_disputed", game.round.tournament, game,
+           {"game": game.pk, "report": latest.pk, "reason": reason[:500]})
+    return game

@@ -1,0 +1,233 @@
+"""Pair, roll and publish rounds: standings -> pairing engine -> games, every die logged."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from league import pairing
+from league.audit import Actor, record
+from league.errors import Conflict, Invalid, NotFound
+from league.models import Game, Player, PlayerList, Round, Tournament
+from league.services.standings import player_states
+from league.services.tournaments import locked_tournament, require_staff
+from missions import services as missions
+from missions.dice import Roll, Roller
+from missions.models import Mission
+from missions.pregame import pregame
+from missions.selection import roll_mission
+
+Status = Tournament.Status
+PAIRABLE = (Status.LISTS_LOCKED, Status.RUNNING)
+
+
+def roll_data(roll: Roll) -> dict[str, Any]:
+    return {"sequence": roll.sequence, "purpose": roll.purpose, "expression": roll.expression,
+            "dice": list(roll.dice), "total": roll.total, "player": roll.actor}
+
+
+def active_players(tournament: Tournament) -> list[Player]:
+    players = tournament.players.filter(dropped=False)
+    if tournament.require_check_in:
+        players = players.filter(checked_in=True)
+    return list(players)
+
+
+def pairing_settings(tournament: Tournament, number: int) -> pairing.PairingSettings:
+    return pairing.PairingSettings(
+        round_number=number, club_weight=tournament.club_weight,
+        faction_weight=tournament.faction_weight, seed=tournament.seed,
+        bye_priority=tournament.bye_priority,
+    )
+
+
+def _next_number(tournament: Tournament) -> tuple[int, Round | None]:
+    """The number to pair and the draft round it replaces, or a 409."""
+    last = tournament.round_set.order_by("-number").first()
+    if last is not None and last.status == Round.Status.DRAFT:
+        return last.number, last
+    if last is not None and last.games.exclude(status=Game.Status.CONFIRMED).exists():
+        raise Conflict(_("Round %(number)s still has results to confirm.") % {"number": last.number},
+                       "round_unconfirmed")
+    number = (last.number if last else 0) + 1
+    if number > tournament.rounds:
+        raise Conflict(_("All %(rounds)s rounds have been paired.") % {"rounds": tournament.rounds},
+                       "rounds_exhausted")
+    return number, None
+
+
+def _check_pairable(tournament: Tournament) -> None:
+    if tournament.status == Status.FINISHED:
+        raise Conflict(_("This tournament is finished."), "tournament_finished")
+    if tournament.status not in PAIRABLE:
+        raise Conflict(_("Lock the lists before pairing the first round."), "lists_not_locked")
+
+
+@transaction.atomic
+def pair_next_round(actor: Actor, tournament: Tournament, *, draft: bool = False) -> Round:
+    """Pair the next round (or re-pair the draft one) and publish it unless ``draft``.
+
+    The tournament row lock serialises concurrent calls: a double click either re-pairs the
+    same draft or meets the 409 of an unconfirmed round, never a second round."""
+    require_staff(actor)
+    locked = locked_tournament(tournament)
+    _check_pairable(locked)
+    number, replaced = _next_number(locked)
+    players = active_players(locked)
+    if len(players) < 2:
+        raise Conflict(_("At least two players are needed to pair a round."), "not_enough_players")
+    result = pairing.pair_round(player_states(locked, players), pairing_settings(locked, number))
+    if replaced is not None:
+        replaced.games.all().delete()
+        round_ = replaced
+    else:
+        round_ = Round(tournament=locked, number=number)
+    round_.status = Round.Status.DRAFT
+    round_.pairing = {"cost": dict(zip(pairing.COST_TIERS, result.cost, strict=True)),
+                      "rematches": result.rematches, "method": result.method}
+    _roll_and_create(actor, locked, round_, result.pairings, players)
+    if locked.status == Status.LISTS_LOCKED:
+        locked.status = Status.RUNNING
+        locked.save(update_fields=["status"])
+    record(actor, "round_repaired" if replaced else "round_paired", locked, round_,
+           {"round": number, "games": len(result.pairings), **round_.pairing})
+    if not draft:
+        _publish(actor, locked, round_)
+    return round_
+
+
+def _roll_and_create(actor: Actor, tournament: Tournament, round_: Round,
+                     pairings: Sequence[pairing.Pairing], players: Sequence[Player]) -> None:
+    """Roll the missions and pre-game dice from the tournament's stream and store the games."""
+    missions_by_slug = {m.slug: m for m in Mission.objects.all()}
+    standard, special = missions.mission_table()
+    per_table = tournament.missions == Tournament.Missions.PER_TABLE
+    with missions.rolling(tournament.dice, actor.user if actor.user_id else None) as roller:
+        if not per_table:
+            chosen = roll_mission(roller, tournament.on_six, standard, special)
+            round_.mission = missions_by_slug[chosen.slug]
+            round_.rolls = [roll_data(r) for r in chosen.log]
+        else:
+            round_.mission, round_.rolls = None, []
+        round_.save()
+        games = [
+            _game(roller, tournament, round_, p, missions_by_slug, standard, special)
+            for p in pairings
+        ]
+    _flag_lists(tournament, games, {p.pk: p for p in players})
+    Game.objects.bulk_create(games, batch_size=500)
+
+
+def _game(roller: Roller, tournament: Tournament, round_: Round, pairing_: pairing.Pairing,
+          missions_by_slug: dict[str, Mission], standard: list[str], special: list[str]) -> Game:
+    ids = pairing_.players
+    game = Game(round=round_, table=pairing_.table, player_a_id=ids[0],
+                player_b_id=ids[1] if len(ids) == 2 else None, deviations=list(pairing_.deviations))
+    if len(ids) == 1:
+        game.status = Game.Status.CONFIRMED  # a bye needs no report
+        return game
+    rolls: list[dict[str, Any]] = []
+    if round_.mission is None:
+        chosen = roll_mission(roller, tournament.on_six, standard, special)
+        rolls = [roll_data(r) for r in chosen.log]
+        game.mission = missions_by_slug[chosen.slug]
+    else:
+        game.mission = round_.mission
+    spec = missions.mission_spec(game.mission)
+    result = pregame(roller, spec, tournament.level.slug, (str(ids[0]), str(ids[1])))
+    game.rolls = rolls + [roll_data(r) for r in result.rolls]
+    decisions = {k: v for k, v in asdict(result).items() if k not in ("rolls", "players")}
+    game.pregame = decisions
+    if result.attacker is not None:
+        game.roles = {result.attacker: "attacker", result.defender: "defender"}
+    return game
+
+
+def _flag_lists(tournament: Tournament, games: list[Game], players: dict[int, Player]) -> None:
+    """Note each player without a legal list for the chart their role needs."""
+    rows = PlayerList.objects.filter(player__in=list(players)).values_list(
+        "player_id", "role", "army_list__valid", "army_list__chart__slug")
+    lists = {(pid, role): (valid, chart) for pid, role, valid, chart in rows}
+    for game in games:
+        if game.mission is None:
+            continue
+        game.list_problems = [
+            problem for pid in game.player_ids
+            if (problem := _list_problem(tournament, game, pid, lists)) is not None
+        ]
+
+
+def _list_problem(tournament: Tournament, game: Game, pid: int,
+                  lists: dict[tuple[int, str], tuple[bool, str]]) -> dict[str, Any] | None:
+    role = game.roles.get(str(pid))
+    role_chart = game.mission.role_charts.get(role) if role else None
+    key = (pid, role) if role_chart else (pid, "")
+    chart = role_chart or tournament.chart.slug
+    found = lists.get(key)
+    if found is None:
+        return {"player": pid, "code": "list_missing", "role": role, "chart": chart}
+    if not found[0]:
+        return {"player": pid, "code": "list_invalid", "role": role, "chart": chart}
+    return None
+
+
+def _publish(actor: Actor, tournament: Tournament, round_: Round) -> None:
+    round_.status = Round.Status.PUBLISHED
+    round_.published_at = timezone.now()
+    round_.save(update_fields=["status", "published_at"])
+    record(actor, "round_published", tournament, round_, {"round": round_.number})
+    complete_if_done(round_)
+
+
+def get_round(tournament: Tournament, number: int, *, staff: bool) -> Round:
+    round_ = tournament.round_set.filter(number=number).select_related("mission").first()
+    if round_ is None or (round_.status == Round.Status.DRAFT and not staff):
+        raise NotFound(_("No such round."), "round_not_found")
+    return round_
+
+
+@transaction.atomic
+def publish_round(actor: Actor, tournament: Tournament, number: int) -> Round:
+    require_staff(actor)
+    locked = locked_tournament(tournament)
+    round_ = get_round(locked, number, staff=True)
+    if round_.status == Round.Status.DRAFT:
+        _publish(actor, locked, round_)
+    return round_
+
+
+@transaction.atomic
+def repair_published_round(actor: Actor, tournament: Tournament, number: int,
+                           confirmation: Any) -> Round:
+    """Re-pair a published round: the organiser types its number; no result may exist yet."""
+    require_staff(actor)
+    locked = locked_tournament(tournament)
+    round_ = get_round(locked, number, staff=True)
+    if str(confirmation).strip() != str(number):
+        raise Invalid(_("Type the round number (%(number)s) to confirm.") % {"number": number},
+                      "confirmation_mismatch")
+    if locked.round_set.filter(number__gt=number).exists():
+        raise Conflict(_("Only the latest round can be paired again."), "round_not_latest")
+    if round_.games.filter(reports__isnull=False).exists():
+        raise Conflict(_("Results have been reported in this round: it can no longer be paired again."),
+                       "round_has_results")
+    was_published = round_.status != Round.Status.DRAFT
+    round_.status = Round.Status.DRAFT
+    round_.save(update_fields=["status"])
+    record(actor, "round_unpublished", locked, round_, {"round": number})
+    return pair_next_round(actor, locked, draft=not was_published)
+
+
+def complete_if_done(round_: Round) -> None:
+    """Mark a published round completed once every game is confirmed (and back if reopened)."""
+    if round_.status == Round.Status.DRAFT:
+        return
+    open_games = round_.games.exclude(status=Game.Status.CONFIRMED).exists()
+    status = Round.Status.PUBLISHED if open_games else Round.Status.COMPLETED
+    if round_.status != status:
+        round_.status = status
+        round_.save(update_fields=["status"])

@@ -1,0 +1,94 @@
+"""Standings and pairing state from the database, through the pure engines."""
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from league.models import Game, Player, Round, Tournament
+from league.pairing import PlayerState
+from league.standings import GameResult, ScoringSettings, StandingRow, compute_standings
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """The columns of a game the standings and the pairing need, without model instances."""
+
+    round: int
+    table: int | None
+    players: tuple[int, ...]
+    status: str
+    winner: int | None
+    victory_points: dict[int, int]
+
+
+def played_games(tournament: Tournament) -> list[PlayedGame]:
+    """Games of published and completed rounds (drafts are not played), in one query."""
+    rows = Game.objects.filter(round__tournament=tournament).exclude(
+        round__status=Round.Status.DRAFT
+    ).values_list("round__number", "table", "player_a_id", "player_b_id", "status", "winner_id",
+                  "victory_points")
+    return [
+        PlayedGame(number, table, (a,) if b is None else (a, b), status, winner,
+                   {int(k): int(v) for k, v in (vp or {}).items()})
+        for number, table, a, b, status, winner, vp in rows
+    ]
+
+
+def scoring_settings(tournament: Tournament) -> ScoringSettings:
+    return ScoringSettings(
+        win=tournament.win_points, draw=tournament.draw_points, loss=tournament.loss_points,
+        bye_points=tournament.bye_points, tiebreaks=tuple(tournament.tiebreaks), seed=tournament.seed,
+    )
+
+
+def confirmed_results(games: Iterable[PlayedGame]) -> list[GameResult]:
+    return [
+        GameResult(g.round, g.players, g.winner, g.victory_points)  # type: ignore[arg-type]
+        for g in games if g.status == Game.Status.CONFIRMED
+    ]
+
+
+def compute(tournament: Tournament, games: Sequence[PlayedGame] | None = None,
+            player_ids: Sequence[int] | None = None) -> tuple[StandingRow, ...]:
+    if player_ids is None:
+        player_ids = list(tournament.players.values_list("pk", flat=True))
+    games = played_games(tournament) if games is None else games
+    return compute_standings(player_ids, confirmed_results(games), scoring_settings(tournament))
+
+
+def standings(tournament: Tournament) -> list[tuple[StandingRow, Player]]:
+    """Rows best first, each with its player (one query for players, one for games)."""
+    players = {p.pk: p for p in tournament.players.all()}
+    rows = compute(tournament, player_ids=list(players))
+    return [(row, players[row.player]) for row in rows]
+
+
+def player_states(tournament: Tournament, players: Sequence[Player]) -> list[PlayerState]:
+    """What the pairing engine needs about ``players``: rank among them, score and history."""
+    games = played_games(tournament)
+    rows = compute(tournament, games, list(tournament.players.values_list("pk", flat=True)))
+    wanted = {p.pk: p for p in players}
+    opponents: dict[int, set[int]] = defaultdict(set)
+    tables: dict[int, set[int]] = defaultdict(set)
+    byes: set[int] = set()
+    for game in games:
+        if len(game.players) == 1:
+            byes.add(game.players[0])
+            continue
+        a, b = game.players
+        opponents[a].add(b)
+        opponents[b].add(a)
+        if game.table is not None:
+            tables[a].add(game.table)
+            tables[b].add(game.table)
+    ranked = [row for row in rows if row.player in wanted]
+    return [
+        PlayerState(
+            id=row.player, score=row.points, rank=rank, club=wanted[row.player].club.strip().casefold(),
+            faction=wanted[row.player].faction.strip().casefold(),
+            opponents=frozenset(opponents[row.player]), tables=frozenset(tables[row.player]),
+            had_bye=row.player in byes,
+        )
+        for rank, row in enumerate(ranked)
+    ]

@@ -1,0 +1,163 @@
+"""Create tournaments, move them through their lifecycle, register and manage players."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+
+from league.audit import Actor, record
+from league.errors import Conflict, Forbidden, Invalid, NotFound
+from league.models import Player, Tournament
+from missions.models import DiceStream
+from missions.services import new_seed
+
+Status = Tournament.Status
+TRANSITIONS: dict[str, tuple[str, ...]] = {
+    Status.DRAFT: (Status.REGISTRATION_OPEN,),
+    Status.REGISTRATION_OPEN: (Status.DRAFT, Status.LISTS_LOCKED),
+    Status.LISTS_LOCKED: (Status.REGISTRATION_OPEN, Status.RUNNING),
+    Status.RUNNING: (Status.FINISHED,),
+    Status.FINISHED: (),
+}
+PLAYER_FIELDS = ("name", "club", "faction")
+
+
+def require_staff(actor: Actor) -> None:
+    if not actor.is_staff:
+        raise Forbidden(_("Only the organisers can do this."), "staff_only")
+
+
+def unique_slug(name: str) -> str:
+    base = slugify(name)[:70] or "tournament"
+    slug, n = base, 1
+    while Tournament.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+@transaction.atomic
+def create_tournament(actor: Actor, **fields: Any) -> Tournament:
+    """A new draft tournament with its own dice stream seeded from ``seed`` (random if absent)."""
+    require_staff(actor)
+    seed = fields.pop("seed", None)
+    seed = new_seed() if seed is None else seed
+    slug = fields.pop("slug", None) or unique_slug(fields["name"])
+    dice = DiceStream.objects.create(key=f"tournament:{slug}", seed=seed)
+    tournament = Tournament(slug=slug, seed=seed, dice=dice, created_by=actor.user, **fields)
+    tournament.full_clean(exclude=["dice", "created_by"])
+    tournament.save()
+    record(actor, "tournament_created", tournament, tournament, {"seed": seed})
+    return tournament
+
+
+def locked_tournament(tournament: Tournament) -> Tournament:
+    """The tournament row, locked until the end of the caller's transaction."""
+    return Tournament.objects.select_for_update().select_related("level", "chart").get(pk=tournament.pk)
+
+
+@transaction.atomic
+def transition(actor: Actor, tournament: Tournament, target: str) -> Tournament:
+    """Move the lifecycle one allowed step; 409 for any other move."""
+    require_staff(actor)
+    locked = locked_tournament(tournament)
+    if target == locked.status:
+        return locked  # a repeated click changes nothing
+    if target not in TRANSITIONS.get(locked.status, ()):
+        raise Conflict(
+            _("A tournament that is “%(current)s” cannot become “%(target)s”.")
+            % {"current": Status(locked.status).label, "target": _status_label(target)},
+            "transition_not_allowed",
+        )
+    if target == Status.FINISHED and locked.round_set.exclude(status="completed").exists():
+        raise Conflict(_("Every round must be complete before the tournament finishes."),
+                       "rounds_unfinished")
+    previous, locked.status = locked.status, target
+    locked.save(update_fields=["status"])
+    record(actor, "status_changed", locked, locked, {"from": previous, "to": target})
+    return locked
+
+
+def _status_label(value: str) -> str:
+    try:
+        return str(Status(value).label)
+    except ValueError:
+        return value
+
+
+@transaction.atomic
+def publish_lists(actor: Actor, tournament: Tournament, published: bool = True) -> Tournament:
+    require_staff(actor)
+    locked = locked_tournament(tournament)
+    if locked.lists_published != published:
+        locked.lists_published = published
+        locked.save(update_fields=["lists_published"])
+        record(actor, "lists_published" if published else "lists_hidden", locked, locked)
+    return locked
+
+
+def _account(username: str):
+    try:
+        return get_user_model().objects.get(username=username)
+    except get_user_model().DoesNotExist:
+        raise Invalid(_("No account is called “%(username)s”.") % {"username": username},
+                      "unknown_user") from None
+
+
+@transaction.atomic
+def register_player(actor: Actor, tournament: Tournament, *, name: str, club: str = "",
+                    faction: str = "", username: str | None = None) -> Player:
+    """Staff register anyone at any time before the end; a player registers themself while
+    registration is open."""
+    locked = locked_tournament(tournament)
+    if locked.status == Status.FINISHED:
+        raise Conflict(_("This tournament is finished."), "tournament_finished")
+    if actor.is_staff:
+        user = _account(username) if username else None
+    else:
+        if actor.user is None:
+            raise Forbidden(_("Sign in to register."), "not_authenticated")
+        if username and username != actor.user.get_username():
+            raise Forbidden(_("Only the organisers can register someone else."), "staff_only")
+        if locked.status != Status.REGISTRATION_OPEN:
+            raise Conflict(_("Registration is not open for this tournament."), "registration_closed")
+        user = actor.user
+    if user is not None and locked.players.filter(user=user).exists():
+        raise Conflict(_("This account is already registered for this tournament."),
+                       "already_registered")
+    player = Player.objects.create(tournament=locked, user=user, name=name, club=club, faction=faction)
+    record(actor, "player_registered", locked, player, {"player": player.pk, "user": getattr(user, "pk", None)})
+    return player
+
+
+def get_player(tournament: Tournament, player_id: int) -> Player:
+    try:
+        return tournament.players.get(pk=player_id)
+    except Player.DoesNotExist:
+        raise NotFound(_("No such player in this tournament."), "player_not_found") from None
+
+
+def is_self(actor: Actor, player: Player) -> bool:
+    return actor.user_id is not None and player.user_id == actor.user_id
+
+
+@transaction.atomic
+def update_player(actor: Actor, player: Player, **changes: Any) -> Player:
+    """Staff change anything (check-in, drop, name…); a player may only drop themself."""
+    locked = Player.objects.select_for_update().get(pk=player.pk)
+    allowed = set(changes) if actor.is_staff else ({"dropped"} if is_self(actor, locked) else set())
+    refused = sorted(set(changes) - allowed)
+    if refused:
+        raise Forbidden(_("Only the organisers can change this."), "staff_only", fields=refused)
+    if not actor.is_staff and changes.get("dropped") is False:
+        raise Forbidden(_("Only the organisers can bring a dropped player back."), "staff_only")
+    before = {key: getattr(locked, key) for key in changes}
+    for key, value in changes.items():
+        setattr(locked, key, value)
+    locked.save(update_fields=list(changes) or None)
+    record(actor, "player_changed", locked.tournament, locked,
+           {"player": locked.pk, "before": before, "after": changes})
+    return locked
