@@ -45,7 +45,7 @@ def require_signed_in(request) -> None:
 
 def list_problem_text(problem: dict) -> str:
     """The flag a game carries when a player lacks a legal list, in the reader's language."""
-    params = {"chart": problem["chart"], "role": ROLE_NAMES().get(problem.get("role") or "", "")}
+    params = {"chart": problem["chart"], "role": role_name(problem.get("role"))}
     if problem["code"] == "list_missing":
         text = _("No list for the %(role)s chart %(chart)s.") if params["role"] else \
             _("No list submitted for the chart %(chart)s.")
@@ -55,8 +55,8 @@ def list_problem_text(problem: dict) -> str:
     return text % params
 
 
-def ROLE_NAMES() -> dict[str, str]:  # noqa: N802 - reads like the constant it stands for
-    return {"attacker": _("attacker"), "defender": _("defender")}
+def role_name(role: str | None) -> str:
+    return {"attacker": _("attacker"), "defender": _("defender")}.get(role or "", "")
 
 
 class TournamentListView(APIView):
