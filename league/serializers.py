@@ -119,13 +119,24 @@ class DisputeSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 
 
-def game_data(game: Game, problems_text) -> dict:
+def mission_data(mission, cache: dict | None = None) -> dict | None:
+    """A mission's public shape, serialised once per mission when a cache is given."""
+    if mission is None:
+        return None
+    if cache is None:
+        return MissionSerializer(mission).data
+    if mission.pk not in cache:
+        cache[mission.pk] = MissionSerializer(mission).data
+    return cache[mission.pk]
+
+
+def game_data(game: Game, problems_text, missions: dict | None = None) -> dict:
     """A game as api-v1 shows it inside a round."""
     data = {
         "id": game.pk,
         "table": game.table,
         "players": list(game.player_ids),
-        "mission": MissionSerializer(game.mission).data if game.mission else None,
+        "mission": mission_data(game.mission, missions),
         "roles": dict(game.roles),
         "list_problems": [{**p, "message": problems_text(p)} for p in game.list_problems],
         "deviations": list(game.deviations),
@@ -140,12 +151,13 @@ def game_data(game: Game, problems_text) -> dict:
 
 
 def round_data(round_: Round, games, problems_text) -> dict:
+    missions: dict = {}
     return {
         "number": round_.number,
         "status": round_.status,
         "mission": MissionSerializer(round_.mission).data if round_.mission else None,
         "rolls": [r["total"] for r in round_.rolls],
         "dice_log": list(round_.rolls),
-        "games": [game_data(g, problems_text) for g in games],
+        "games": [game_data(g, problems_text, missions) for g in games],
         "pairing": round_.pairing,
     }

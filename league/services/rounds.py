@@ -16,6 +16,7 @@ from league.models import Game, Player, PlayerList, Round, Tournament
 from league.services.standings import player_states
 from league.services.tournaments import locked_tournament, require_staff
 from missions import services as missions
+from missions.catalogue_types import MissionSpec
 from missions.dice import Roll, Roller
 from missions.models import Mission
 from missions.pregame import pregame
@@ -104,6 +105,7 @@ def _roll_and_create(actor: Actor, tournament: Tournament, round_: Round,
                      pairings: Sequence[pairing.Pairing], players: Sequence[Player]) -> None:
     """Roll the missions and pre-game dice from the tournament's stream and store the games."""
     missions_by_slug = {m.slug: m for m in Mission.objects.all()}
+    specs = {slug: missions.mission_spec(m) for slug, m in missions_by_slug.items()}
     standard, special = missions.mission_table()
     per_table = tournament.missions == Tournament.Missions.PER_TABLE
     with missions.rolling(tournament.dice, actor.user if actor.user_id else None) as roller:
@@ -115,7 +117,7 @@ def _roll_and_create(actor: Actor, tournament: Tournament, round_: Round,
             round_.mission, round_.rolls = None, []
         round_.save()
         games = [
-            _game(roller, tournament, round_, p, missions_by_slug, standard, special)
+            _game(roller, tournament, round_, p, missions_by_slug, specs, standard, special)
             for p in pairings
         ]
     _flag_lists(tournament, games, {p.pk: p for p in players})
@@ -123,7 +125,8 @@ def _roll_and_create(actor: Actor, tournament: Tournament, round_: Round,
 
 
 def _game(roller: Roller, tournament: Tournament, round_: Round, pairing_: pairing.Pairing,
-          missions_by_slug: dict[str, Mission], standard: list[str], special: list[str]) -> Game:
+          missions_by_slug: dict[str, Mission], specs: dict[str, MissionSpec], standard: list[str],
+          special: list[str]) -> Game:
     ids = pairing_.players
     game = Game(round=round_, table=pairing_.table, player_a_id=ids[0],
                 player_b_id=ids[1] if len(ids) == 2 else None, deviations=list(pairing_.deviations))
@@ -137,8 +140,7 @@ def _game(roller: Roller, tournament: Tournament, round_: Round, pairing_: pairi
         game.mission = missions_by_slug[chosen.slug]
     else:
         game.mission = round_.mission
-    spec = missions.mission_spec(game.mission)
-    result = pregame(roller, spec, tournament.level.slug, (str(ids[0]), str(ids[1])))
+    result = pregame(roller, specs[game.mission.slug], tournament.level.slug, (str(ids[0]), str(ids[1])))
     game.rolls = rolls + [roll_data(r) for r in result.rolls]
     decisions = {k: v for k, v in asdict(result).items() if k not in ("rolls", "players")}
     game.pregame = decisions

@@ -6,6 +6,9 @@ from django.core.management import call_command
 from django.db import connection
 
 from armylists.models import ArmyList
+from league.demo import DEMO_SLUG, PLAYERS
+from league.management.commands.demo_data import SAMPLE_LISTS
+from league.models import Tournament
 from missions import services as mission_services
 from missions.models import DiceRoll, DiceStream
 
@@ -18,11 +21,29 @@ def test_demo_data_is_idempotent_and_holds_a_legal_and_an_illegal_list(capsys, s
     first = capsys.readouterr().out
     call_command("demo_data")
     second = capsys.readouterr().out
-    lists = ArmyList.objects.filter(owner__username="demo-player")
+    lists = ArmyList.objects.filter(owner__username="demo-player", name__in=SAMPLE_LISTS)
     assert sorted(lists.values_list("valid", flat=True)) == [False, True]
     assert lists.count() == 2
     password = (tmp_path / "admin_password").read_text().strip()
     assert password in first and password in second
+
+
+def test_demo_data_holds_a_running_tournament_with_a_published_round(client, settings, tmp_path):
+    settings.DATA_DIR = tmp_path
+    call_command("demo_data")
+    call_command("demo_data")
+    tournament = Tournament.objects.get(slug=DEMO_SLUG)
+    assert tournament.status == Tournament.Status.RUNNING
+    assert tournament.players.count() == len(PLAYERS)
+    assert tournament.players.filter(user__username="demo-player").count() == 1
+    round_ = client.get(f"/api/v1/tournaments/{DEMO_SLUG}/rounds/1/").json()
+    assert round_["status"] == "published" and round_["mission"] is not None
+    paired = sorted(pid for game in round_["games"] for pid in game["players"])
+    assert paired == sorted(tournament.players.values_list("pk", flat=True))
+    statuses = [game["status"] for game in round_["games"]]
+    assert statuses.count("confirmed") == 3 and "pending" in statuses
+    flagged = {p["player"] for game in round_["games"] for p in game["list_problems"]}
+    assert len(flagged) == 4  # two illegal lists and two missing ones among 12 players
 
 
 def test_reference_endpoints_use_a_constant_number_of_queries(client, django_assert_max_num_queries):

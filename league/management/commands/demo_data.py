@@ -1,4 +1,4 @@
-"""Fill an empty site with demo data: an admin account, a player and sample army lists."""
+"""Fill an empty site with demo data: an admin, a player, sample lists and a running tournament."""
 import secrets
 
 from django.conf import settings
@@ -9,6 +9,7 @@ from django.db import transaction
 from armylists import services
 from armylists.models import ArmyList
 from armylists.validation import Entry
+from league.demo import demo_tournament
 
 ADMIN_PASSWORD_FILE = "admin_password"
 
@@ -35,8 +36,10 @@ class Command(BaseCommand):
             password = self._admin()
             player = self._player()
             self._lists(player)
+            tournament = demo_tournament(player)
         self.stdout.write(self.style.SUCCESS("Demo data ready."))
         self.stdout.write(f"Admin: http://127.0.0.1:8000/admin/  user: admin  password: {password}")
+        self.stdout.write(f"Demo tournament: http://127.0.0.1:8000/api/v1/tournaments/{tournament.slug}/rounds/1/")
         self.stdout.write(f"(the password is kept in {settings.DATA_DIR / ADMIN_PASSWORD_FILE})")
 
     def _admin(self) -> str:

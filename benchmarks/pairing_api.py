@@ -1,0 +1,119 @@
+"""Pairing a 1,024-player round through the API, writes included (goal: under 2 s).
+
+Run from the repository root: ``python benchmarks/pairing_api.py [--players N]``. Uses a
+throw-away SQLite database unless DATABASE_URL is set (then it must point to an empty
+database you can lose). Builds an event, plays rounds 1-5 through the services with random
+results, then times ``POST /api/v1/tournaments/{slug}/rounds/`` for round 6 and prints the
+pure engine's time on the same state as the baseline. Prints figures; asserts nothing.
+"""
+import argparse
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+PLAYED_ROUNDS = 5
+
+
+def build_event(n_players: int, seed: int):
+    from django.contrib.auth import get_user_model
+
+    from armylists.models import Chart
+    from league.audit import SYSTEM
+    from league.models import Player
+    from league.services import tournaments
+    from missions.models import Level
+
+    staff = get_user_model().objects.create_user("bench-staff", is_staff=True)
+    tournament = tournaments.create_tournament(
+        SYSTEM, name=f"Bench {n_players}", chart=Chart.objects.get(slug="w40k4-standard"),
+        points_limit=1500, level=Level.objects.get(slug="gamma"), rounds=PLAYED_ROUNDS + 1,
+        on_six="special", missions="per_table", seed=seed, faction_weight="avoid",
+    )
+    rng = random.Random(seed)
+    Player.objects.bulk_create(
+        Player(tournament=tournament, name=f"Player {i}", club=f"club{rng.randrange(n_players // 4)}",
+               faction=f"faction{rng.randrange(20)}") for i in range(n_players))
+    tournaments.transition(SYSTEM, tournament, "registration_open")
+    tournaments.transition(SYSTEM, tournament, "lists_locked")
+    return tournament, staff
+
+
+def play_rounds(tournament, rounds: int, seed: int) -> None:
+    from league.audit import SYSTEM
+    from league.models import Game
+    from league.services import rounds as round_services
+
+    rng = random.Random(seed)
+    for _ in range(rounds):
+        round_ = round_services.pair_next_round(SYSTEM, tournament)
+        games = list(round_.games.filter(status=Game.Status.PENDING))
+        for game in games:
+            a, b = game.player_a_id, game.player_b_id
+            game.winner_id = rng.choice([a, b, None])
+            game.victory_points = {str(a): rng.randrange(2000), str(b): rng.randrange(2000)}
+            game.status = Game.Status.CONFIRMED
+        Game.objects.bulk_update(games, ["winner", "victory_points", "status"], batch_size=500)
+        round_services.complete_if_done(round_)
+
+
+def engine_seconds(tournament) -> float:
+    from league import pairing
+    from league.services.rounds import active_players, pairing_settings
+    from league.services.standings import player_states
+
+    states = player_states(tournament, active_players(tournament))
+    start = time.perf_counter()
+    pairing.pair_round(states, pairing_settings(tournament, PLAYED_ROUNDS + 1))
+    return time.perf_counter() - start
+
+
+def api_seconds(tournament, staff) -> tuple[float, int, int]:
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    client = Client()
+    client.force_login(staff)
+    with CaptureQueriesContext(connection) as queries:
+        start = time.perf_counter()
+        response = client.post(f"/api/v1/tournaments/{tournament.slug}/rounds/", {},
+                               content_type="application/json")
+        seconds = time.perf_counter() - start
+    assert response.status_code == 201, response.content[:500]
+    return seconds, len(queries), len(response.json()["games"])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=1024)
+    parser.add_argument("--seed", type=int, default=6)
+    args = parser.parse_args()
+    os.environ.setdefault("MUSTER_DATA_DIR", tempfile.mkdtemp(prefix="muster-bench-"))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+
+    call_command("migrate", verbosity=0)
+    tournament, staff = build_event(args.players, args.seed)
+    start = time.perf_counter()
+    play_rounds(tournament, PLAYED_ROUNDS, args.seed)
+    setup = time.perf_counter() - start
+    print(f"{args.players} players on {connection.vendor}; rounds 1-{PLAYED_ROUNDS} paired and "
+          f"played through the services in {setup:.1f} s")
+    engine = engine_seconds(tournament)
+    seconds, n_queries, n_games = api_seconds(tournament, staff)
+    print(f"POST rounds/ (round {PLAYED_ROUNDS + 1}, missions per table, pre-game rolls, writes): "
+          f"{seconds * 1000:.0f} ms, {n_queries} queries, {n_games} games (goal < 2,000 ms)")
+    print(f"pure engine on the same state: {engine * 1000:.0f} ms; API / engine: {seconds / engine:.1f}x")
+
+
+if __name__ == "__main__":
+    main()
