@@ -32,6 +32,9 @@ lint: install
 
 bench: install
 	$(BIN)/python benchmarks/validation.py
+	$(BIN)/python benchmarks/pairing.py --quick
+	$(BIN)/python benchmarks/standings.py
+	$(BIN)/python benchmarks/pairing_api.py
 
 clean:
 	rm -rf $(VENV) staticfiles
