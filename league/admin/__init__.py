@@ -1,0 +1,14 @@
+"""Admin: the organiser's cockpit at the venue.
+
+Every change of state (lifecycle, lists, registration, check-in, pairing, results) goes through
+``league.services`` with the signed-in organiser as the actor, so it is checked, locked and
+written to the audit log exactly as through the API. A service's refusal is shown as an error
+message on the page, never as a server error."""
+from __future__ import annotations
+
+from league.admin import (
+    audit,  # noqa: F401  (registers its ModelAdmins)
+    games,  # noqa: F401  (registers its ModelAdmins)
+    players,  # noqa: F401  (registers its ModelAdmins)
+    tournaments,  # noqa: F401  (registers its ModelAdmins)
+)
