@@ -1,5 +1,5 @@
 """API: tournaments, registrations, players' lists, rounds, results and standings (api-v1)."""
-from django.db.models import Count
+from django.db.models import Count, F
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -15,6 +15,7 @@ from config.api_errors import validated
 from league import serializers as s
 from league.audit import Actor
 from league.errors import NotFound
+from league.messages import list_problem_text
 from league.models import Game, Tournament
 from league.services import lists, results, rounds, standings, tournaments
 
@@ -43,22 +44,6 @@ def require_signed_in(request) -> None:
         raise NotAuthenticated()
 
 
-def list_problem_text(problem: dict) -> str:
-    """The flag a game carries when a player lacks a legal list, in the reader's language."""
-    params = {"chart": problem["chart"], "role": role_name(problem.get("role"))}
-    if problem["code"] == "list_missing":
-        text = _("No list for the %(role)s chart %(chart)s.") if params["role"] else \
-            _("No list submitted for the chart %(chart)s.")
-    else:
-        text = _("The %(role)s list for the chart %(chart)s is not legal.") if params["role"] else \
-            _("The list for the chart %(chart)s is not legal.")
-    return text % params
-
-
-def role_name(role: str | None) -> str:
-    return {"attacker": _("attacker"), "defender": _("defender")}.get(role or "", "")
-
-
 class TournamentListView(APIView):
     """GET: events (drafts only for staff). POST (staff): create one."""
 
@@ -71,6 +56,7 @@ class TournamentListView(APIView):
         require_signed_in(request)
         data = validated(s.TournamentSerializer, request)
         tournament = tournaments.create_tournament(actor_of(request), **data)
+        tournament.player_count = 0  # as GET shows it (the annotation is not on a new row)
         return Response(s.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
 
@@ -108,7 +94,7 @@ class PlayersView(APIView):
     def get(self, request, slug: str):
         tournament = get_tournament(request, slug)
         players = tournament.players.select_related("user")
-        return Response(s.PlayerSerializer(players, many=True).data)
+        return Response(s.PlayerSerializer(players, many=True, context={"request": request}).data)
 
     @extend_schema(request=s.RegisterSerializer, responses={201: s.PlayerSerializer})
     def post(self, request, slug: str):
@@ -116,7 +102,7 @@ class PlayersView(APIView):
         tournament = get_tournament(request, slug)
         data = validated(s.RegisterSerializer, request)
         player = tournaments.register_player(actor_of(request), tournament, **data)
-        return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+        return Response(s.PlayerSerializer(player, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
 
 class PlayerView(APIView):
@@ -125,7 +111,7 @@ class PlayerView(APIView):
     @extend_schema(responses=s.PlayerSerializer)
     def get(self, request, slug: str, pk: int):
         player = tournaments.get_player(get_tournament(request, slug), pk)
-        return Response(s.PlayerSerializer(player).data)
+        return Response(s.PlayerSerializer(player, context={"request": request}).data)
 
     @extend_schema(request=s.PlayerUpdateSerializer, responses=s.PlayerSerializer)
     def patch(self, request, slug: str, pk: int):
@@ -133,7 +119,7 @@ class PlayerView(APIView):
         player = tournaments.get_player(get_tournament(request, slug), pk)
         changes = validated(s.PlayerUpdateSerializer, request)
         updated = tournaments.update_player(actor_of(request), player, **changes)
-        return Response(s.PlayerSerializer(updated).data)
+        return Response(s.PlayerSerializer(updated, context={"request": request}).data)
 
 
 def role_of(request) -> str:
@@ -195,18 +181,20 @@ class UnlockListView(APIView):
         require_signed_in(request)
         player = tournaments.get_player(get_tournament(request, slug), pk)
         data = validated(s.UnlockSerializer, request)
-        return Response(s.PlayerSerializer(lists.unlock_list(actor_of(request), player, data["reason"])).data)
+        unlocked = lists.unlock_list(actor_of(request), player, data["reason"])
+        return Response(s.PlayerSerializer(unlocked, context={"request": request}).data)
 
 
 def round_response(round_, status_code: int = 200) -> Response:
-    games = round_.games.select_related("mission").order_by("table", "pk")
+    # Byes (no table) last on every database: SQLite sorts NULL first, PostgreSQL last.
+    games = round_.games.select_related("mission").order_by(F("table").asc(nulls_last=True), "pk")
     return Response(s.round_data(round_, games, list_problem_text), status=status_code)
 
 
 class RoundsView(APIView):
     """GET: published rounds (staff also see drafts). POST (staff): pair the next round."""
 
-    @extend_schema(responses=ANSWER)
+    @extend_schema(responses=ANSWER, operation_id="v1_tournaments_rounds_list")
     def get(self, request, slug: str):
         tournament = get_tournament(request, slug)
         qs = tournament.round_set.select_related("mission")

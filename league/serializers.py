@@ -49,12 +49,21 @@ class PublishListsSerializer(serializers.Serializer):
 
 
 class PlayerSerializer(serializers.ModelSerializer):
-    username = serializers.CharField(source="user.username", read_only=True, default=None)
+    """A registration; the account name only for staff and the player (it is a log-in)."""
+
+    username = serializers.SerializerMethodField()
 
     class Meta:
         model = Player
         fields = ["id", "name", "club", "faction", "checked_in", "dropped", "username"]
         read_only_fields = ["id", "checked_in", "dropped", "username"]
+
+    def get_username(self, player: Player) -> str | None:
+        user = getattr(self.context.get("request"), "user", None)
+        mine = user is not None and user.is_authenticated and user.pk == player.user_id
+        if player.user is None or not (mine or getattr(user, "is_staff", False)):
+            return None
+        return player.user.username
 
 
 class RegisterSerializer(serializers.Serializer):

@@ -16,9 +16,9 @@ from django.views.decorators.http import require_POST
 
 from league.admin.common import DEVIATION_LABELS, EMPTY, ReadOnlyAdmin, admin_url, link, safe_next
 from league.admin.forms import SettleForm
-from league.api import list_problem_text, role_name
 from league.audit import Actor
 from league.errors import ServiceError
+from league.messages import list_problem_text, role_name
 from league.models import (
     Game,
     Player,

@@ -67,7 +67,10 @@ def submit_list(actor: Actor, player: Player, *, role: str, entries: Sequence[En
     """Validate and store a new version; the previous one stays, linked by ``supersedes``."""
     if not may_edit(actor, player):
         raise Forbidden(_("Only this player or an organiser can change this list."), "not_your_list")
-    locked_player = Player.objects.select_for_update().select_related(
+    # The player's and the tournament's rows only (the latter orders this submission against a
+    # status change), not the chart and game system every event shares.
+    locked_player = Player.objects.select_for_update(
+        of=("self", "tournament"), no_key=True).select_related(
         "tournament__chart__game_system").get(pk=player.pk)
     tournament = locked_player.tournament
     chart = chart_for(tournament, role)
@@ -101,6 +104,10 @@ def unlock_list(actor: Actor, player: Player, reason: str) -> Player:
     if not reason.strip():
         raise Invalid(_("Say why the list is unlocked."), "reason_required")
     locked_player = Player.objects.select_for_update().get(pk=player.pk)
+    if not lists_locked(locked_player.tournament):
+        # An unlock given early would silently carry over past the lock.
+        raise Conflict(_("Lists are not locked yet: this player can still change their list."),
+                       "list_not_locked")
     locked_player.list_unlocked = True
     locked_player.save(update_fields=["list_unlocked"])
     record(actor, "list_unlocked", locked_player.tournament, locked_player,

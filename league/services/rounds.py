@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 from django.db import transaction
@@ -13,7 +13,7 @@ from league import pairing
 from league.audit import Actor, record
 from league.errors import Conflict, Invalid, NotFound
 from league.models import Game, Player, PlayerList, Round, Tournament
-from league.services.standings import player_states
+from league.services.standings import pairing_states
 from league.services.tournaments import locked_tournament, require_staff
 from missions import services as missions
 from missions.catalogue_types import MissionSpec
@@ -81,7 +81,9 @@ def pair_next_round(actor: Actor, tournament: Tournament, *, draft: bool = False
     players = active_players(locked)
     if len(players) < 2:
         raise Conflict(_("At least two players are needed to pair a round."), "not_enough_players")
-    result = pairing.pair_round(player_states(locked, players), pairing_settings(locked, number))
+    states, pks = pairing_states(locked, players)
+    result = pairing.pair_round(states, pairing_settings(locked, number))
+    pairings = [replace(p, players=tuple(pks[n] for n in p.players)) for p in result.pairings]
     if replaced is not None:
         replaced.games.all().delete()
         round_ = replaced
@@ -90,7 +92,7 @@ def pair_next_round(actor: Actor, tournament: Tournament, *, draft: bool = False
     round_.status = Round.Status.DRAFT
     round_.pairing = {"cost": dict(zip(pairing.COST_TIERS, result.cost, strict=True)),
                       "rematches": result.rematches, "method": result.method}
-    _roll_and_create(actor, locked, round_, result.pairings, players)
+    _roll_and_create(actor, locked, round_, pairings, players)
     if locked.status == Status.LISTS_LOCKED:
         locked.status = Status.RUNNING
         locked.save(update_fields=["status"])
@@ -214,6 +216,9 @@ def repair_published_round(actor: Actor, tournament: Tournament, number: int,
                       "confirmation_mismatch")
     if locked.round_set.filter(number__gt=number).exists():
         raise Conflict(_("Only the latest round can be paired again."), "round_not_latest")
+    # Lock the games before looking for reports: a report being written now is either
+    # committed (and seen below) or finds its game deleted, never deleted with it.
+    list(Game.objects.select_for_update().filter(round=round_).values_list("pk", flat=True))
     if round_.games.filter(reports__isnull=False).exists():
         raise Conflict(_("Results have been reported in this round: it can no longer be paired again."),
                        "round_has_results")

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from league.models import Game, Player, Round, Tournament
 from league.pairing import PlayerState
@@ -42,19 +42,40 @@ def scoring_settings(tournament: Tournament) -> ScoringSettings:
     )
 
 
-def confirmed_results(games: Iterable[PlayedGame]) -> list[GameResult]:
+def registration_numbers(player_ids: Iterable[int]) -> dict[int, int]:
+    """Database id -> place in registration order (1, 2, ...) among ``player_ids``.
+
+    The pure engines break ties with seeded hashes of the ids they are given. Handing them
+    these numbers instead of database ids makes a replay (same seed, same registrations in the
+    same order) give the same standings and pairings in any database, as api-v1 promises."""
+    return {pk: number for number, pk in enumerate(sorted(player_ids), start=1)}
+
+
+def confirmed_results(games: Iterable[PlayedGame],
+                      numbers: Mapping[int, int] | None = None) -> list[GameResult]:
+    """Confirmed games as engine results, ids mapped through ``numbers`` when given."""
+    def n(pk: int) -> int:
+        return pk if numbers is None else numbers[pk]
+
     return [
-        GameResult(g.round, g.players, g.winner, g.victory_points)  # type: ignore[arg-type]
+        GameResult(g.round, tuple(n(p) for p in g.players),  # type: ignore[arg-type]
+                   None if g.winner is None else n(g.winner),
+                   {n(pk): vp for pk, vp in g.victory_points.items()})
         for g in games if g.status == Game.Status.CONFIRMED
     ]
 
 
 def compute(tournament: Tournament, games: Sequence[PlayedGame] | None = None,
             player_ids: Sequence[int] | None = None) -> tuple[StandingRow, ...]:
+    """Standings of every player of the tournament (``player_ids`` must hold them all)."""
     if player_ids is None:
         player_ids = list(tournament.players.values_list("pk", flat=True))
     games = played_games(tournament) if games is None else games
-    return compute_standings(player_ids, confirmed_results(games), scoring_settings(tournament))
+    numbers = registration_numbers(player_ids)
+    pks = {number: pk for pk, number in numbers.items()}
+    rows = compute_standings(list(pks), confirmed_results(games, numbers),
+                             scoring_settings(tournament))
+    return tuple(replace(row, player=pks[row.player]) for row in rows)
 
 
 def standings(tournament: Tournament) -> list[tuple[StandingRow, Player]]:
@@ -66,8 +87,19 @@ def standings(tournament: Tournament) -> list[tuple[StandingRow, Player]]:
 
 def player_states(tournament: Tournament, players: Sequence[Player]) -> list[PlayerState]:
     """What the pairing engine needs about ``players``: rank among them, score and history."""
+    states, pks = pairing_states(tournament, players)
+    return [replace(s, id=pks[s.id], opponents=frozenset(pks[o] for o in s.opponents))
+            for s in states]
+
+
+def pairing_states(tournament: Tournament,
+                   players: Sequence[Player]) -> tuple[list[PlayerState], dict[int, int]]:
+    """The engine's input for ``players``, keyed by registration number (see
+    ``registration_numbers``), and the map from those numbers back to database ids."""
     games = played_games(tournament)
-    rows = compute(tournament, games, list(tournament.players.values_list("pk", flat=True)))
+    all_ids = list(tournament.players.values_list("pk", flat=True))
+    rows = compute(tournament, games, all_ids)
+    numbers = registration_numbers(all_ids)
     wanted = {p.pk: p for p in players}
     opponents: dict[int, set[int]] = defaultdict(set)
     tables: dict[int, set[int]] = defaultdict(set)
@@ -77,18 +109,20 @@ def player_states(tournament: Tournament, players: Sequence[Player]) -> list[Pla
             byes.add(game.players[0])
             continue
         a, b = game.players
-        opponents[a].add(b)
-        opponents[b].add(a)
+        opponents[a].add(numbers[b])
+        opponents[b].add(numbers[a])
         if game.table is not None:
             tables[a].add(game.table)
             tables[b].add(game.table)
     ranked = [row for row in rows if row.player in wanted]
-    return [
+    states = [
         PlayerState(
-            id=row.player, score=row.points, rank=rank, club=wanted[row.player].club.strip().casefold(),
+            id=numbers[row.player], score=row.points, rank=rank,
+            club=wanted[row.player].club.strip().casefold(),
             faction=wanted[row.player].faction.strip().casefold(),
             opponents=frozenset(opponents[row.player]), tables=frozenset(tables[row.player]),
             had_bye=row.player in byes,
         )
         for rank, row in enumerate(ranked)
     ]
+    return states, {number: pk for pk, number in numbers.items()}

@@ -1,6 +1,7 @@
 """Create tournaments, move them through their lifecycle, register and manage players."""
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -46,7 +47,8 @@ def create_tournament(actor: Actor, **fields: Any) -> Tournament:
     seed = fields.pop("seed", None)
     seed = new_seed() if seed is None else seed
     slug = fields.pop("slug", None) or unique_slug(fields["name"])
-    dice = DiceStream.objects.create(key=f"tournament:{slug}", seed=seed)
+    # The key only has to be unique: a deleted event's stream stays behind with its rolls.
+    dice = DiceStream.objects.create(key=f"tournament:{slug}:{uuid.uuid4().hex[:12]}", seed=seed)
     tournament = Tournament(slug=slug, seed=seed, dice=dice, created_by=actor.user, **fields)
     tournament.full_clean(exclude=["dice", "created_by"])
     tournament.save()
@@ -55,8 +57,14 @@ def create_tournament(actor: Actor, **fields: Any) -> Tournament:
 
 
 def locked_tournament(tournament: Tournament) -> Tournament:
-    """The tournament row, locked until the end of the caller's transaction."""
-    return Tournament.objects.select_for_update().select_related("level", "chart").get(pk=tournament.pk)
+    """The tournament row, locked until the end of the caller's transaction.
+
+    Only this row (``of=("self",)``): the chart and level it joins are shared by every event,
+    and locking them would make all events queue on each other. ``no_key``: a plain FOR UPDATE
+    would also block every insert that references the tournament (audit entries written while
+    a report holds its game's lock), which deadlocks against a re-pairing deleting that game."""
+    return Tournament.objects.select_for_update(of=("self",), no_key=True).select_related(
+        "level", "chart").get(pk=tournament.pk)
 
 
 @transaction.atomic
@@ -148,16 +156,26 @@ def is_self(actor: Actor, player: Player) -> bool:
 def update_player(actor: Actor, player: Player, **changes: Any) -> Player:
     """Staff change anything (check-in, drop, name…); a player may only drop themself."""
     locked = Player.objects.select_for_update().get(pk=player.pk)
-    allowed = set(changes) if actor.is_staff else ({"dropped"} if is_self(actor, locked) else set())
-    refused = sorted(set(changes) - allowed)
+    if not (actor.is_staff or is_self(actor, locked)):
+        # Checked before the fields: an empty body from a stranger is refused too.
+        raise Forbidden(_("Only the organisers can change this."), "staff_only")
+    refused = sorted(set(changes) - {"dropped"}) if not actor.is_staff else []
     if refused:
         raise Forbidden(_("Only the organisers can change this."), "staff_only", fields=refused)
     if not actor.is_staff and changes.get("dropped") is False:
         raise Forbidden(_("Only the organisers can bring a dropped player back."), "staff_only")
-    before = {key: getattr(locked, key) for key in changes}
+    if not changes:
+        return locked  # nothing to save or to log
+    before = {key: _plain(getattr(locked, key)) for key in changes}
     for key, value in changes.items():
         setattr(locked, key, value)
-    locked.save(update_fields=list(changes) or None)
+    locked.save(update_fields=list(changes))
     record(actor, "player_changed", locked.tournament, locked,
-           {"player": locked.pk, "before": before, "after": changes})
+           {"player": locked.pk, "before": before,
+            "after": {key: _plain(value) for key, value in changes.items()}})
     return locked
+
+
+def _plain(value: Any) -> Any:
+    """A value the audit log's JSON can hold (a related row becomes its id)."""
+    return getattr(value, "pk", value)
