@@ -35,6 +35,7 @@ bench: install
 	$(BIN)/python benchmarks/pairing.py --quick
 	$(BIN)/python benchmarks/standings.py
 	$(BIN)/python benchmarks/pairing_api.py
+	$(BIN)/python benchmarks/packs.py --tables 100 --no-naive
 
 clean:
 	rm -rf $(VENV) staticfiles

@@ -1,5 +1,5 @@
 """/api/v1/: the public REST API (see ../shared/api-v1.md for the fixed part)."""
-from django.urls import path
+from django.urls import include, path
 
 from armylists import api as armylists_api
 from league import accounts
@@ -44,4 +44,5 @@ urlpatterns = [
     path("games/<int:pk>/report/", league_api.ReportView.as_view(), name="api-game-report"),
     path("games/<int:pk>/confirm/", league_api.ConfirmView.as_view(), name="api-game-confirm"),
     path("games/<int:pk>/dispute/", league_api.DisputeView.as_view(), name="api-game-dispute"),
+    path("", include("league.pack_api")),
 ]

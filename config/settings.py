@@ -98,6 +98,8 @@ STORAGES = {
 }
 MEDIA_ROOT = Path(env.str("MEDIA_ROOT", default=str(DATA_DIR / "media")))
 MEDIA_URL = "media/"
+# Mission packs: tables per WeasyPrint document (memory stays bounded; see docs/architecture.md).
+MUSTER_PACK_CHUNK_TABLES = env.int("MUSTER_PACK_CHUNK_TABLES", default=50)
 
 # A pasted roster or a base64 .rosz travels in the JSON body: leave room for a 2 MiB file.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 4 * 1024 * 1024
@@ -141,6 +143,8 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # Same choices on two fields (club and faction weights): one named enum in the schema.
+    "ENUM_NAME_OVERRIDES": {"PairingWeightEnum": "league.models.WEIGHTS"},
 }
 
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")

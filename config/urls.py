@@ -1,6 +1,4 @@
 """Top-level URLs: the admin, the API (v1 and its schema), and the site's pages."""
-from django.conf import settings
-from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
@@ -15,8 +13,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("league.urls")),
 ]
-if settings.DEBUG:
-    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
+# MEDIA_ROOT is never served as such: mission packs go out through a staff-only view.
 
 handler404 = errors.not_found
 handler500 = errors.server_error

@@ -125,8 +125,11 @@ class Player(models.Model):
         verbose_name_plural = _("players")
         ordering = ["tournament", "name", "pk"]
         constraints = [
-            models.UniqueConstraint(fields=["tournament", "user"], name="player_user_once",
-                                    condition=models.Q(user__isnull=False)),
+            models.UniqueConstraint(
+                fields=["tournament", "user"], name="player_user_once",
+                condition=models.Q(user__isnull=False),
+                violation_error_message=_("This account is already registered for this tournament."),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -282,3 +285,6 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action} {self.target}"
+
+
+from league.pack_models import MissionPack  # noqa: E402, F401

@@ -9,6 +9,7 @@ from __future__ import annotations
 from league.admin import (
     audit,  # noqa: F401  (registers its ModelAdmins)
     games,  # noqa: F401  (registers its ModelAdmins)
+    packs,  # noqa: F401  (registers its ModelAdmins)
     players,  # noqa: F401  (registers its ModelAdmins)
     tournaments,  # noqa: F401  (registers its ModelAdmins)
 )

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 
 from league.admin.common import DEVIATION_LABELS, EMPTY, ReadOnlyAdmin, admin_url, link, safe_next
 from league.admin.forms import SettleForm
+from league.admin.packs import start_pack
 from league.audit import Actor
 from league.errors import ServiceError
 from league.messages import list_problem_text, role_name
@@ -74,6 +75,7 @@ def rolls_text(rolls: list[dict]) -> str:
 @admin.register(Round)
 class RoundAdmin(ReadOnlyAdmin):
     change_form_template = "admin/league/round/change_form.html"
+    actions = [start_pack]
     list_display = ["__str__", "tournament", "number", "status_badge", "mission", "game_count",
                     "created_at", "published_at"]
     list_filter = ["status", "tournament"]

@@ -1,0 +1,133 @@
+"""Admin: mission packs (progress, download, retry) and the "print the mission pack" round action.
+
+Importing this module registers ``MissionPackAdmin``; ``start_pack`` is an action for the
+Round admin (``actions = [start_pack]``).
+"""
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponseRedirect, JsonResponse
+from django.shortcuts import get_object_or_404
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_POST
+
+from league.audit import Actor
+from league.errors import ServiceError
+from league.pack_models import MissionPack
+from league.services import packs
+
+Status = MissionPack.Status
+
+
+def _change_url(pack: MissionPack) -> str:
+    return reverse("admin:league_missionpack_change", args=[pack.pk])
+
+
+def _download_url(pack: MissionPack) -> str:
+    return reverse("api-mission-pack-download", args=[pack.pk])
+
+
+@admin.action(description=_("Print the mission pack"))
+def start_pack(modeladmin, request: HttpRequest, queryset):
+    """Round action: one pack per selected round; with one round, go and watch its progress."""
+    started = []
+    for round_ in queryset.select_related("tournament"):
+        try:
+            started.append(packs.request_pack(Actor.of(request), round_.tournament, round_.number))
+        except ServiceError as exc:
+            messages.error(request, f"{round_}: {exc.message}")
+    if len(started) == 1:
+        return HttpResponseRedirect(_change_url(started[0]))
+    if started:
+        messages.success(request, _("%(count)d mission packs started.") % {"count": len(started)})
+        return HttpResponseRedirect(reverse("admin:league_missionpack_changelist"))
+    return None
+
+
+@admin.action(description=_("Retry the selected failed packs"), permissions=["view"])
+def retry_packs(modeladmin, request: HttpRequest, queryset) -> None:
+    retried = 0
+    for pack in queryset.filter(status=Status.FAILED):
+        packs.retry_pack(Actor.of(request), pack)
+        retried += 1
+    messages.info(request, _("%(count)d failed packs started again.") % {"count": retried})
+
+
+@admin.register(MissionPack)
+class MissionPackAdmin(admin.ModelAdmin):
+    """Read-only: packs are made by the round action and the task, never typed in."""
+
+    change_form_template = "packs/admin_change_form.html"
+    list_display = ["__str__", "status", "progress_bar", "download", "requested_by", "requested_at"]
+    list_filter = ["status"]
+    list_select_related = ["round__tournament", "requested_by"]
+    actions = [retry_packs]
+    fields = readonly_fields = ["round", "status", "progress_bar", "download", "pages", "error",
+                                "requested_by", "requested_at", "started_at", "finished_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    @admin.display(description=_("progress"))
+    def progress_bar(self, obj: MissionPack) -> str:
+        return format_html('<progress class="pack-progress" max="100" value="{}">{}%</progress> '
+                           '<span class="pack-percent">{}%</span>',
+                           obj.progress, obj.progress, obj.progress)
+
+    @admin.display(description=_("file"))
+    def download(self, obj: MissionPack) -> str:
+        if obj.status == Status.DONE:
+            return format_html('<a href="{}">{}</a>', _download_url(obj), _("Download the PDF"))
+        if obj.status == Status.FAILED:
+            return format_html('<span style="color:#ba2121">{}</span>', _("failed"))
+        return "—"
+
+    def get_urls(self):
+        view = self.admin_site.admin_view
+        return [
+            path("<int:pk>/status/", view(self.status_view), name="league_missionpack_status"),
+            path("<int:pk>/retry/", view(require_POST(self.retry_view)),
+                 name="league_missionpack_retry"),
+            *super().get_urls(),
+        ]
+
+    def _visible(self, request: HttpRequest, pk: int) -> MissionPack:
+        pack = get_object_or_404(MissionPack.objects.select_related("round__tournament"), pk=pk)
+        if not self.has_view_permission(request, pack):
+            raise PermissionDenied
+        return pack
+
+    def status_view(self, request: HttpRequest, pk: int) -> JsonResponse:
+        """The small JSON the change page polls."""
+        pack = self._visible(request, pk)
+        data = {"status": pack.status, "status_label": str(Status(pack.status).label),
+                "progress": pack.progress, "error": pack.error}
+        if pack.status == Status.DONE:
+            data["download_url"] = _download_url(pack)
+        return JsonResponse(data)
+
+    def retry_view(self, request: HttpRequest, pk: int) -> HttpResponseRedirect:
+        pack = self._visible(request, pk)
+        try:
+            packs.retry_pack(Actor.of(request), pack)
+        except ServiceError as exc:
+            messages.error(request, str(exc.message))
+        return HttpResponseRedirect(_change_url(pack))
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        pack = self.get_object(request, object_id)
+        extra = {**(extra_context or {})}
+        if pack is not None:
+            extra.update({
+                "pack_status_url": reverse("admin:league_missionpack_status", args=[pack.pk]),
+                "pack_retry_url": reverse("admin:league_missionpack_retry", args=[pack.pk]),
+                "pack_active": pack.status in (Status.PENDING, Status.RUNNING),
+                "pack_failed": pack.status == Status.FAILED,
+            })
+        return super().change_view(request, object_id, form_url, extra)

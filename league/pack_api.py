@@ -1,0 +1,121 @@
+"""API: mission packs (api-v1): ask for a round's pack, follow it, download it. Staff only.
+
+Mounted under /api/v1/ by ``path("", include("league.pack_api"))`` in config/api_urls.py.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import FileResponse
+from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.permissions import BasePermission
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from league.audit import Actor
+from league.errors import Conflict, NotFound
+from league.models import Tournament
+from league.pack_models import MissionPack
+from league.services import packs
+
+PACK_ANSWER = inline_serializer("MissionPack", {
+    "id": serializers.IntegerField(),
+    # A plain string: a ChoiceField would add a second "status" enum to the schema (W001).
+    "status": serializers.CharField(help_text="pending, running, done or failed"),
+    "progress": serializers.IntegerField(min_value=0, max_value=100),
+    "download_url": serializers.URLField(required=False),
+    "error": serializers.CharField(required=False),
+})
+
+
+class StaffOnly(BasePermission):
+    """401 without credentials (DRF's answer to an anonymous caller), 403 for non-staff."""
+
+    message = gettext_lazy("Only the organisers can do this.")
+    code = "staff_only"
+
+    def has_permission(self, request, view) -> bool:
+        return bool(request.user and request.user.is_authenticated and request.user.is_staff)
+
+
+def pack_data(pack: MissionPack, request) -> dict[str, Any]:
+    """A pack as api-v1 shows it."""
+    data: dict[str, Any] = {
+        "id": pack.pk, "status": pack.status, "progress": pack.progress,
+        "tournament": pack.round.tournament.slug, "round": pack.round.number,
+        "requested_at": pack.requested_at.isoformat(),
+    }
+    if pack.status == MissionPack.Status.DONE:
+        data["download_url"] = request.build_absolute_uri(
+            reverse("api-mission-pack-download", args=[pack.pk]))
+        data["pages"] = pack.pages
+    if pack.status == MissionPack.Status.FAILED:
+        data["error"] = pack.error
+    return data
+
+
+def get_pack(pk: int) -> MissionPack:
+    pack = MissionPack.objects.select_related("round__tournament").filter(pk=pk).first()
+    if pack is None:
+        raise NotFound(_("No such mission pack."), "pack_not_found")
+    return pack
+
+
+class PackRequestView(APIView):
+    """POST (staff): print round ``number``'s mission pack in the background."""
+
+    permission_classes = [StaffOnly]
+
+    @extend_schema(request=None, responses={202: PACK_ANSWER, 404: OpenApiResponse(),
+                                            409: OpenApiResponse()})
+    def post(self, request, slug: str, number: int):
+        tournament = Tournament.objects.filter(slug=slug).first()
+        if tournament is None:
+            raise NotFound(_("No such tournament."), "tournament_not_found")
+        pack = packs.request_pack(Actor.of(request), tournament, number)
+        pack.refresh_from_db()  # eager mode (no broker) has built it already
+        return Response({"id": pack.pk, "status": pack.status, "progress": pack.progress},
+                        status=status.HTTP_202_ACCEPTED)
+
+
+class PackView(APIView):
+    """GET (staff): a pack's state, and its download URL once done."""
+
+    permission_classes = [StaffOnly]
+
+    @extend_schema(responses={200: PACK_ANSWER, 404: OpenApiResponse()})
+    def get(self, request, pk: int):
+        return Response(pack_data(get_pack(pk), request))
+
+
+class PackDownloadView(APIView):
+    """GET (staff): the PDF; 409 while it is being built."""
+
+    permission_classes = [StaffOnly]
+
+    @extend_schema(responses={(200, "application/pdf"): OpenApiResponse(description="the PDF"),
+                              404: OpenApiResponse(), 409: OpenApiResponse()})
+    def get(self, request, pk: int):
+        pack = get_pack(pk)
+        if pack.status != MissionPack.Status.DONE:
+            raise Conflict(_("This mission pack is not ready yet."), "pack_not_ready")
+        stored = packs.stored_path(pack)
+        if stored is None:
+            raise NotFound(_("The file of this mission pack is missing."), "pack_file_missing")
+        response = FileResponse(stored.open("rb"), as_attachment=True,
+                                filename=pack.download_name, content_type="application/pdf")
+        response["Cache-Control"] = "private, no-store"
+        return response
+
+
+urlpatterns = [
+    path("tournaments/<slug:slug>/rounds/<int:number>/mission-pack/", PackRequestView.as_view(),
+         name="api-mission-pack-request"),
+    path("mission-packs/<int:pk>/", PackView.as_view(), name="api-mission-pack"),
+    path("mission-packs/<int:pk>/download/", PackDownloadView.as_view(),
+         name="api-mission-pack-download"),
+]

@@ -1,0 +1,67 @@
+"""The printed mission pack of a round: one PDF built in the background, its state and file."""
+import secrets
+from pathlib import Path
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator
+from django.db import models
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
+from django.utils.translation import gettext_lazy as _
+
+
+def new_token() -> str:
+    """A secret part of the file name, so a pack's path cannot be guessed."""
+    return secrets.token_hex(12)
+
+
+class MissionPack(models.Model):
+    """One request to print a round's pack; the task moves it pending -> running -> done|failed."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    round = models.ForeignKey("league.Round", on_delete=models.CASCADE, related_name="mission_packs",
+                              verbose_name=_("round"))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices,
+                              default=Status.PENDING)
+    progress = models.PositiveSmallIntegerField(_("progress (%)"), default=0,
+                                                validators=[MaxValueValidator(100)])
+    file = models.FileField(_("file"), upload_to="packs/", blank=True, max_length=200)
+    pages = models.PositiveIntegerField(_("pages"), null=True, blank=True)
+    error = models.TextField(_("error"), blank=True)
+    token = models.CharField(max_length=32, default=new_token, editable=False)
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                     null=True, blank=True, related_name="+",
+                                     verbose_name=_("requested by"))
+    requested_at = models.DateTimeField(_("requested"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("mission pack")
+        verbose_name_plural = _("mission packs")
+        ordering = ["-requested_at", "-pk"]
+
+    def __str__(self) -> str:
+        return _("Mission pack, %(round)s") % {"round": self.round}
+
+    @property
+    def file_name(self) -> str:
+        """Where the finished PDF lives, relative to MEDIA_ROOT (fixed per pack)."""
+        return f"packs/pack-{self.pk}-{self.token}.pdf"
+
+    @property
+    def download_name(self) -> str:
+        """The name a browser saves the file under."""
+        return f"{self.round.tournament.slug}-round-{self.round.number}.pdf"
+
+
+@receiver(post_delete, sender=MissionPack)
+def _delete_file(sender, instance: MissionPack, **kwargs) -> None:
+    # A deleted pack takes its PDF along; nothing else points at the file.
+    if instance.file:
+        Path(settings.MEDIA_ROOT, instance.file.name).unlink(missing_ok=True)

@@ -1,0 +1,426 @@
+"""Mission packs: ask for a round's pack, gather the round into plain data, build and store the PDF.
+
+The task (``league.tasks.build_mission_pack``) calls ``build_pack``: it renders in chunks,
+reports progress after each one, and stores the PDF only when complete (a temporary file in
+the same directory, then ``os.replace``), so a retry never serves a half-written file.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+import time
+from collections.abc import Callable, Mapping
+from datetime import timedelta
+from pathlib import Path
+from typing import Any, BinaryIO, TypeVar
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone, translation
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _t
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from config.i18n import current_language, localized
+from league.audit import Actor, record
+from league.errors import Conflict, NotFound
+from league.models import Game, Round, Tournament
+from league.pack_models import MissionPack
+from league.services.tournaments import require_staff
+from missions import legality
+from missions.models import Level, Mission, SpecialRule, Stratagem, StratagemCategory
+from missions.packs import diagram
+from missions.packs.data import (
+    Allowance,
+    MissionBlock,
+    PackContent,
+    PackHeader,
+    PairingLine,
+    RollLine,
+    RuleText,
+    ScoreField,
+    Side,
+    TableSheet,
+)
+from missions.packs.render import DEFAULT_CHUNK_TABLES, render_pack
+from missions.services import exceptions_of
+
+logger = logging.getLogger(__name__)
+Status = MissionPack.Status
+T = TypeVar("T")
+# A pending or running pack younger than this answers a second request for the same round.
+ACTIVE_FOR = timedelta(minutes=15)
+# Temporary files older than this were left by a crashed worker and may be removed.
+STALE_PART_SECONDS = 3600
+ERROR_MAX = 2000
+
+
+class PackError(Exception):
+    """The round's data cannot be printed; the message is for the organisers."""
+
+
+# --- asking for a pack -------------------------------------------------------------------------
+
+@transaction.atomic
+def request_pack(actor: Actor, tournament: Tournament, number: int) -> MissionPack:
+    """A pack for round ``number``, built in the background once this transaction commits.
+
+    A double click gets the pack already under way rather than a second one.
+    """
+    require_staff(actor)
+    round_ = Round.objects.select_for_update().filter(tournament=tournament, number=number).first()
+    if round_ is None:
+        raise NotFound(_("No such round."), "round_not_found")
+    if round_.status == Round.Status.DRAFT:
+        raise Conflict(_("Publish the round before printing its mission pack."),
+                       "round_not_published")
+    active = round_.mission_packs.filter(
+        status__in=(Status.PENDING, Status.RUNNING), requested_at__gte=timezone.now() - ACTIVE_FOR
+    ).first()
+    if active is not None:
+        return active
+    pack = MissionPack.objects.create(round=round_, requested_by=actor.user if actor.user_id else None)
+    record(actor, "mission_pack_requested", tournament, round_, {"pack": pack.pk, "round": number})
+    dispatch(pack)
+    return pack
+
+
+@transaction.atomic
+def retry_pack(actor: Actor, pack: MissionPack) -> MissionPack:
+    """Start a failed pack again."""
+    require_staff(actor)
+    locked = MissionPack.objects.select_for_update().select_related("round__tournament").get(pk=pack.pk)
+    if locked.status != Status.FAILED:
+        raise Conflict(_("Only a failed mission pack can be retried."), "pack_not_failed")
+    locked.status, locked.progress, locked.error = Status.PENDING, 0, ""
+    locked.save(update_fields=["status", "progress", "error"])
+    record(actor, "mission_pack_retried", locked.round.tournament, locked.round, {"pack": locked.pk})
+    dispatch(locked)
+    return locked
+
+
+def dispatch(pack: MissionPack) -> None:
+    """Queue the build after commit: the worker must see the pack row."""
+    from league.tasks import build_mission_pack  # the task module imports this one
+
+    pack_id = pack.pk
+    transaction.on_commit(lambda: build_mission_pack.delay(pack_id))
+
+
+# --- building it (the task's body) ---------------------------------------------------------------
+
+def chunk_tables() -> int:
+    return int(getattr(settings, "MUSTER_PACK_CHUNK_TABLES", DEFAULT_CHUNK_TABLES))
+
+
+def build_pack(pack_id: int, chunk: int | None = None) -> str:
+    """Render and store pack ``pack_id``; idempotent: a done pack with its file is left alone.
+
+    Returns the final status. A failure is recorded on the pack, not raised.
+    """
+    pack = (MissionPack.objects.select_related("round__tournament__level", "round__mission")
+            .filter(pk=pack_id).first())
+    if pack is None:
+        return "missing"
+    if pack.status == Status.DONE and stored_path(pack) is not None:
+        return Status.DONE
+    # Compare-and-set on the status read: a twin run that finished meanwhile is left alone.
+    started = MissionPack.objects.filter(pk=pack.pk, status=pack.status).update(
+        status=Status.RUNNING, progress=0, error="", started_at=timezone.now(), finished_at=None)
+    if not started:
+        return MissionPack.objects.get(pk=pack.pk).status
+    try:
+        content = pack_content(pack.round)
+        pages = store_atomically(pack, lambda out: render_pack(
+            content, out, chunk_tables=chunk or chunk_tables(), progress=_reporter(pack.pk)))
+    except Exception as exc:  # recorded for the organisers; the worker stays up
+        logger.exception("mission pack %s failed", pack_id)
+        # A twin run may have stored the file meanwhile: a done pack stays done.
+        MissionPack.objects.filter(pk=pack.pk).exclude(status=Status.DONE).update(
+            status=Status.FAILED, error=_error_text(exc), finished_at=timezone.now())
+        return Status.FAILED
+    MissionPack.objects.filter(pk=pack.pk).update(
+        status=Status.DONE, progress=100, file=pack.file_name, pages=pages, error="",
+        finished_at=timezone.now())
+    return Status.DONE
+
+
+def _reporter(pack_id: int) -> Callable[[int, int], None]:
+    def report(done: int, total: int) -> None:
+        # 100 is kept for "stored": the merge and the write come after the last chunk.
+        MissionPack.objects.filter(pk=pack_id, status=Status.RUNNING).update(
+            progress=min(99, done * 100 // total))
+    return report
+
+
+def _error_text(exc: Exception) -> str:
+    text = str(exc) if isinstance(exc, PackError) else f"{type(exc).__name__}: {exc}"
+    return text[:ERROR_MAX]
+
+
+def media_path(name: str) -> Path:
+    return Path(settings.MEDIA_ROOT) / name
+
+
+def stored_path(pack: MissionPack) -> Path | None:
+    """The finished file, when there is one."""
+    if not pack.file:
+        return None
+    path = media_path(pack.file.name)
+    return path if path.is_file() else None
+
+
+def store_atomically(pack: MissionPack, write: Callable[[BinaryIO], T]) -> T:
+    """Run ``write`` into a temporary file, then move it onto the pack's final path.
+
+    The move is atomic (same directory), so readers see the old file or the whole new one;
+    two runs of the same pack both end with one complete file at the same path.
+    """
+    final = media_path(pack.file_name)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    _remove_stale_parts(final.parent, pack.pk)
+    fd, part = tempfile.mkstemp(dir=final.parent, prefix=f".pack-{pack.pk}-", suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            result = write(out)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(part, final)
+    finally:
+        Path(part).unlink(missing_ok=True)
+    return result
+
+
+def _remove_stale_parts(directory: Path, pack_id: int) -> None:
+    """Drop what a crashed run of this pack left behind (a running twin's file is younger)."""
+    limit = time.time() - STALE_PART_SECONDS
+    for leftover in directory.glob(f".pack-{pack_id}-*.part"):
+        try:
+            if leftover.stat().st_mtime < limit:
+                leftover.unlink()
+        except FileNotFoundError:
+            pass
+
+
+# --- gathering the round into plain data -----------------------------------------------------------
+
+PURPOSES = {
+    "mission": _("Mission"),
+    "mission_special": _("Mission"),
+    "roles": _("Attacker and defender"),
+    "deployment": _("Deployment zone"),
+    "stratagem_declaration": _("Stratagem declaration"),
+    "dawn_dusk": _("Dawn & Dusk"),
+    "first_turn": _("First turn"),
+}
+NIGHT = {
+    "none": _("No night fighting"),
+    "turn_1": _("Night fighting on turn 1"),
+    "from_turn_6": _("Night fighting from turn 6"),
+}
+ROLES = {"attacker": _("attacker"), "defender": _("defender")}
+
+
+class Catalogue:
+    """The reference rows a pack reads, loaded once and named in the pack's language."""
+
+    def __init__(self, level: Level) -> None:
+        self.level = level
+        self.rules = {r.slug: r for r in SpecialRule.objects.all()}
+        self.categories = {c.slug: c.name for c in StratagemCategory.objects.all()}
+        self.stratagems = {s.slug: s.name for s in Stratagem.objects.all()}
+        self.labels = diagram.DiagramLabels(
+            attacker=_t("attacker"), defender=_t("defender"), objective=_t("objective"),
+            entry=_t("entry"), exit=_t("exit"), road=_t("road"))
+        self._allowances: dict[tuple[str, str | None], Allowance] = {}
+
+    def allowance(self, mission: Mission, role: str | None) -> Allowance:
+        key = (mission.slug, role)
+        if key not in self._allowances:
+            granted = legality.allowance_for(self.level.stratagems_per_player, role,
+                                             exceptions_of(mission))
+            self._allowances[key] = allowance_text(granted, self.categories, self.stratagems)
+        return self._allowances[key]
+
+
+def pack_content(round_: Round) -> PackContent:
+    """Everything the round's pack prints, in the tournament's language."""
+    tournament = round_.tournament
+    games = list(round_.games.select_related("player_a", "player_b", "mission")
+                 .order_by(F("table").asc(nulls_last=True), "pk"))
+    with translation.override(tournament.language):
+        catalogue = Catalogue(tournament.level)
+        used = {g.mission.slug: g.mission for g in games if g.mission is not None}
+        if round_.mission is not None:
+            used.setdefault(round_.mission.slug, round_.mission)
+        blocks = {slug: mission_block(m, catalogue) for slug, m in used.items()}
+        sheets = tuple(table_sheet(g, catalogue) for g in games if not g.is_bye)
+        return PackContent(
+            header=pack_header(round_, games),
+            pairings=tuple(pairing_line(g) for g in games),
+            missions=blocks,
+            sheets=sheets,
+        )
+
+
+def pack_header(round_: Round, games: list[Game]) -> PackHeader:
+    tournament = round_.tournament
+    day = tournament.starts_on or timezone.localdate(round_.published_at or round_.created_at)
+    names: list[str] = []
+    for mission in [round_.mission] + [g.mission for g in games]:
+        if mission is not None and mission.name not in names:
+            names.append(mission.name)
+    return PackHeader(
+        language=tournament.language, event=tournament.name, round_number=round_.number,
+        level=tournament.level.name, date=date_format(day, "DATE_FORMAT"), missions=tuple(names),
+        mission_rolls=dice_text(round_.rolls),
+    )
+
+
+def pairing_line(game: Game) -> PairingLine:
+    a, b = game.player_a, game.player_b
+    if b is None:
+        return PairingLine(None, a.name, a.club)
+    return PairingLine(game.table, a.name, a.club, b.name, b.club,
+                       game.mission.name if game.mission else "")
+
+
+def mission_block(mission: Mission, catalogue: Catalogue) -> MissionBlock:
+    level = catalogue.level
+    try:
+        svg = diagram.table_diagram(mission.diagram, level.table_width_cm, level.table_depth_cm,
+                                    catalogue.labels)
+    except diagram.DiagramError as exc:
+        raise PackError(_t("The table diagram of mission %(mission)s cannot be drawn: %(reason)s")
+                        % {"mission": mission.name, "reason": exc}) from exc
+    rules = []
+    for slug in mission.special_rules_by_level.get(level.slug, ()):
+        rule = catalogue.rules.get(slug)
+        rules.append(RuleText(rule.name, rule.summary) if rule else RuleText(slug, ""))
+    return MissionBlock(
+        key=mission.slug, name=mission.name, level=level.name, objective=mission.objective,
+        deployment=mission.deployment, game_turns=game_length_text(mission),
+        diagram_svg=svg, diagram_width_mm=diagram.width_mm(level.table_width_cm),
+        table_size=f"{level.table_width_cm} × {level.table_depth_cm} cm", rules=tuple(rules),
+        score_fields=tuple(ScoreField(localized_label(f), f.get("type", "count"))
+                           for f in mission.outcome_fields),
+        uses_victory_points=mission.uses_victory_points,
+    )
+
+
+def localized_label(field: Mapping[str, Any]) -> str:
+    """An outcome field's label (catalogue JSON, not a model field) in the active language."""
+    lang = current_language()
+    return field.get(f"label_{lang}") or field.get("label_en") or field.get("name", "")
+
+
+def game_length_text(mission: Mission) -> str:
+    text = ngettext("%(count)d game turn.", "%(count)d game turns.", mission.game_turns) % {
+        "count": mission.game_turns}
+    note = localized(mission, "game_turns_note")
+    return f"{text} {note}" if note else text
+
+
+def allowance_text(granted: legality.Allowance, categories: Mapping[str, str],
+                   stratagems: Mapping[str, str]) -> Allowance:
+    """What a player may declare, in words, and one box per stratagem to write down."""
+    lines = [ngettext("%(count)d stratagem", "%(count)d stratagems", granted.base)
+             % {"count": granted.base}]
+    boxes = [""] * granted.base
+    for slug, count in granted.extras.items():
+        name = categories.get(slug, slug)
+        lines.append(_t("+ %(count)d %(category)s only") % {"count": count, "category": name})
+        boxes += [name] * count
+    for slug, count in granted.free.items():
+        name = stratagems.get(slug, slug)
+        if count is None:
+            lines.append(_t("%(stratagem)s: as many as you like, outside the quota")
+                         % {"stratagem": name})
+        else:
+            lines.append(_t("%(stratagem)s: %(count)d outside the quota")
+                         % {"stratagem": name, "count": count})
+            boxes += [_t("%(stratagem)s (free)") % {"stratagem": name}] * count
+    for slug, count in granted.repeatable.items():
+        if slug not in granted.free:
+            lines.append(_t("%(stratagem)s may be taken more than once")
+                         % {"stratagem": stratagems.get(slug, slug)} if count is None else
+                         _t("%(stratagem)s may be taken up to %(count)d times")
+                         % {"stratagem": stratagems.get(slug, slug), "count": count})
+    for slug in sorted(granted.forbidden_categories):
+        lines.append(_t("No %(category)s stratagem") % {"category": categories.get(slug, slug)})
+    return Allowance(tuple(lines), tuple(boxes))
+
+
+def table_sheet(game: Game, catalogue: Catalogue) -> TableSheet:
+    """One table's sheet; with roles the attacker takes the left column, so one form serves all."""
+    mission = game.mission
+    if mission is None or game.player_b is None:
+        raise PackError(_t("Table %(table)s has no mission.") % {"table": game.table})
+    players = [game.player_a, game.player_b]
+    if game.roles.get(str(players[1].pk)) == "attacker":
+        players.reverse()
+    names = {str(p.pk): p.name for p in players}
+    sides = []
+    for player in players:
+        role = game.roles.get(str(player.pk)) if mission.roles else None
+        sides.append(Side(player.name, player.club, player.faction,
+                          str(ROLES.get(role, "")) if role else "",
+                          catalogue.allowance(mission, role)))
+    ids = (str(players[0].pk), str(players[1].pk))
+    return TableSheet(table=game.table, mission_key=mission.slug, a=sides[0], b=sides[1],
+                      rolls=roll_lines(game, ids, names))
+
+
+def roll_lines(game: Game, ids: tuple[str, str], names: Mapping[str, str]) -> tuple[RollLine, ...]:
+    """The game's rolls grouped by step, each with what it settled."""
+    groups: dict[str, list[dict]] = {}
+    for roll in game.rolls:
+        key = "mission" if roll["purpose"].startswith("mission") else roll["purpose"]
+        groups.setdefault(key, []).append(roll)
+    lines = []
+    for purpose, rolls in groups.items():
+        mine = {pid: dice_text([r for r in rolls if r.get("player") == pid]) for pid in ids}
+        shared = dice_text([r for r in rolls if r.get("player") not in ids])
+        lines.append(RollLine(str(PURPOSES.get(purpose, purpose)), mine[ids[0]], mine[ids[1]],
+                              shared, outcome_text(purpose, game, names)))
+    if "first_turn" not in groups and game.pregame.get("goes_first"):
+        lines.append(RollLine(str(PURPOSES["first_turn"]), shared=_t("set by the mission"),
+                              outcome=outcome_text("first_turn", game, names)))
+    return tuple(lines)
+
+
+def outcome_text(purpose: str, game: Game, names: Mapping[str, str]) -> str:
+    decided = game.pregame
+
+    def who(key: str) -> str:
+        return names.get(str(decided.get(key)), "")
+
+    if purpose == "mission":
+        return game.mission.name if game.mission else ""
+    if purpose == "roles":
+        attacker = next((names[p] for p, r in game.roles.items() if r == "attacker" and p in names), "")
+        return _t("%(player)s attacks") % {"player": attacker} if attacker else ""
+    if purpose == "deployment" and who("deployment_chooser"):
+        return _t("%(player)s picks the zone") % {"player": who("deployment_chooser")}
+    if purpose == "stratagem_declaration" and who("declares_first"):
+        return _t("%(player)s declares first") % {"player": who("declares_first")}
+    if purpose == "dawn_dusk":
+        return str(NIGHT.get(decided.get("dawn_dusk") or "", ""))
+    if purpose == "first_turn" and who("goes_first"):
+        return _t("%(player)s goes first") % {"player": who("goes_first")}
+    return ""
+
+
+def dice_text(rolls: list[dict]) -> str:
+    """Stored rolls as printed: "D6: 3 · 5" (a tie rolled again), "2D6: 3+4=7"."""
+    if not rolls:
+        return ""
+    shown = []
+    for roll in rolls:
+        dice = [str(d) for d in roll.get("dice", ())]
+        single = len(dice) == 1 and str(roll.get("total")) == dice[0]
+        shown.append(dice[0] if single else f"{'+'.join(dice)}={roll.get('total')}")
+    return f"{rolls[0].get('expression', '')}: {' · '.join(shown)}"
