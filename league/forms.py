@@ -1,0 +1,180 @@
+"""Forms of the player site; they only shape input, the league services decide."""
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from armylists.roster import FORMATS
+from armylists.serializers import MAX_ROSTER_CHARS, MAX_UNITS
+from league.models import Game
+
+MAX_ROSTER_FILE = 2 * 1024 * 1024  # as the API: a 2 MiB file (3 MiB once base64-encoded)
+ROSTER_EXTENSIONS = (".ros", ".rosz", ".json", ".txt")
+EXTRA_ROWS = 3
+DRAW = "draw"
+
+
+class SignupForm(UserCreationForm):
+    email = forms.EmailField(label=_("Email"))
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username", "email")
+
+
+class RegisterForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    club = forms.CharField(label=_("Club"), max_length=120, required=False)
+    faction = forms.CharField(label=_("Faction"), max_length=120, required=False)
+
+
+class UnitForm(forms.Form):
+    """One unit row; a row left entirely blank is ignored (so spare rows cost nothing)."""
+
+    name = forms.CharField(label=_("Unit"), max_length=200, required=False)
+    slot = forms.ChoiceField(label=_("Slot"), required=False)
+    points = forms.IntegerField(label=_("Points"), min_value=0, max_value=100_000, required=False)
+    models = forms.IntegerField(label=_("Models"), min_value=1, max_value=10_000, required=False)
+
+    def __init__(self, *args: Any, slots: list[tuple[str, str]] = (), **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["slot"].choices = [("", _("— none —")), *slots]
+
+    @property
+    def is_blank(self) -> bool:
+        return not any(self.cleaned_data.get(key) not in (None, "") for key in
+                       ("name", "slot", "points", "models"))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.is_blank:
+            return data
+        if not data.get("name"):
+            self.add_error("name", _("Give the unit a name."))
+        if data.get("points") is None:
+            self.add_error("points", _("Give the unit's points."))
+        return data
+
+    def unit(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {"name": data["name"], "slot": data["slot"] or None, "points": data["points"],
+                "models": data.get("models") or 1}
+
+
+class BaseUnitFormSet(forms.BaseFormSet):
+    def __init__(self, *args: Any, slots: list[tuple[str, str]] = (), **kwargs: Any):
+        self.slots = slots
+        super().__init__(*args, **kwargs)
+
+    def get_form_kwargs(self, index: int | None) -> dict[str, Any]:
+        return {**super().get_form_kwargs(index), "slots": self.slots}
+
+    @property
+    def empty_form(self):  # the template never uses it; it would need the slots too
+        return self.form(auto_id=self.auto_id, prefix=self.add_prefix("__prefix__"),
+                         empty_permitted=True, use_required_attribute=False, slots=self.slots)
+
+    def units(self) -> list[dict[str, Any]]:
+        return [form.unit() for form in self.forms if form.cleaned_data and not form.is_blank]
+
+    def clean(self) -> None:
+        if any(self.errors):
+            return
+        if not self.units():
+            raise ValidationError(_("Enter at least one unit."))
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The rows as typed (even invalid), to show again with more blank rows."""
+        rows = []
+        for form in self.forms:
+            row = {key: form[key].value() for key in ("name", "slot", "points", "models")}
+            if any(value not in (None, "") for value in row.values()):
+                rows.append(row)
+        return rows
+
+
+UnitFormSet = forms.formset_factory(UnitForm, formset=BaseUnitFormSet, extra=EXTRA_ROWS,
+                                    max_num=MAX_UNITS, validate_max=True, absolute_max=MAX_UNITS)
+
+
+class PasteForm(forms.Form):
+    roster = forms.CharField(label=_("BattleScribe or NewRecruit export"), widget=forms.Textarea(
+        attrs={"rows": 10}), max_length=MAX_ROSTER_CHARS, strip=False)
+    roster_format = forms.ChoiceField(label=_("Format"), initial="auto")
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["roster_format"].choices = format_choices()
+
+
+class UploadForm(forms.Form):
+    roster_file = forms.FileField(label=_("Roster file (.ros, .rosz, .json)"))
+    roster_format = forms.ChoiceField(label=_("Format"), initial="auto")
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["roster_format"].choices = format_choices()
+        self.fields["roster_file"].widget.attrs["accept"] = ",".join(ROSTER_EXTENSIONS)
+
+    def clean_roster_file(self):
+        upload = self.cleaned_data["roster_file"]
+        if upload.size > MAX_ROSTER_FILE:
+            raise ValidationError(_("The file is too large (at most %(size)s MiB).")
+                                  % {"size": MAX_ROSTER_FILE // (1024 * 1024)})
+        return upload
+
+
+def format_choices() -> list[tuple[str, Any]]:
+    labels = {"battlescribe_text": _("BattleScribe text"), "ros": ".ros", "rosz": ".rosz",
+              "newrecruit_json": _("NewRecruit JSON")}
+    return [("auto", _("Detect")), *((fmt, labels.get(fmt, fmt)) for fmt in FORMATS)]
+
+
+class ReportForm(forms.Form):
+    """A result: the winner or a draw, each player's victory points, stratagems declared."""
+
+    winner = forms.ChoiceField(label=_("Result"), widget=forms.RadioSelect)
+    vp_a = forms.IntegerField(label=_("Victory points"), min_value=0, max_value=1_000_000,
+                              required=False)
+    vp_b = forms.IntegerField(label=_("Victory points"), min_value=0, max_value=1_000_000,
+                              required=False)
+    stratagems_a = forms.MultipleChoiceField(label=_("Stratagems"), required=False,
+                                             widget=forms.CheckboxSelectMultiple)
+    stratagems_b = forms.MultipleChoiceField(label=_("Stratagems"), required=False,
+                                             widget=forms.CheckboxSelectMultiple)
+
+    def __init__(self, *args: Any, game: Game, stratagems: list[tuple[str, str]], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.game = game
+        a, b = game.player_a, game.player_b
+        self.fields["winner"].choices = [
+            (str(a.pk), _("%(player)s won") % {"player": a.name}),
+            (str(b.pk), _("%(player)s won") % {"player": b.name}),
+            (DRAW, _("Draw")),
+        ]
+        for side, player in (("a", a), ("b", b)):
+            self.fields[f"vp_{side}"].label = _("Victory points of %(player)s") % {"player": player.name}
+            field = self.fields[f"stratagems_{side}"]
+            field.label = _("Stratagems of %(player)s") % {"player": player.name}
+            field.choices = stratagems
+
+    def content(self) -> dict[str, Any]:
+        """The service's input: winner (None for a draw), VP and stratagems keyed by player id."""
+        data, game = self.cleaned_data, self.game
+        sides = (("a", game.player_a_id), ("b", game.player_b_id))
+        return {
+            "winner": None if data["winner"] == DRAW else int(data["winner"]),
+            "victory_points": {pid: data[f"vp_{s}"] for s, pid in sides if data[f"vp_{s}"] is not None},
+            "stratagems": {pid: list(data[f"stratagems_{s}"]) for s, pid in sides
+                           if data[f"stratagems_{s}"]},
+        }
+
+
+class DisputeForm(forms.Form):
+    reason = forms.CharField(label=_("Why do you dispute this result?"), max_length=500,
+                             required=False, widget=forms.Textarea(attrs={"rows": 3}))

@@ -1,0 +1,133 @@
+"""Home, an event's page (details, players, pairings, standings, registration) and sign-up."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.db.models import F
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+
+from armylists.models import Chart
+from config.ratelimit import client_ip, hit
+from league.audit import Actor
+from league.forms import RegisterForm, SignupForm
+from league.models import TIEBREAK_CHOICES, Game, Player, Round, Tournament
+from league.services import lists, standings, tournaments
+from league.views.common import attempt, visible_tournament
+
+Status = Tournament.Status
+HOME_GROUPS = (
+    ("open", (Status.REGISTRATION_OPEN,)),
+    ("running", (Status.LISTS_LOCKED, Status.RUNNING)),
+    ("finished", (Status.FINISHED,)),
+)
+
+
+def home(request):
+    events = list(Tournament.objects.exclude(status=Status.DRAFT).select_related("level")
+                  .order_by(F("starts_on").desc(nulls_last=True), "-created_at"))
+    groups = {key: [t for t in events if t.status in statuses] for key, statuses in HOME_GROUPS}
+    charts = Chart.objects.select_related("game_system").order_by("slug")
+    return render(request, "home.html", {"groups": groups, "charts": charts})
+
+
+def tournament(request, slug: str):
+    event = visible_tournament(request, slug)
+    me = None
+    if request.user.is_authenticated:
+        me = event.players.filter(user=request.user).first()
+    if request.method == "POST":
+        return _register(request, event, me)
+    return render(request, "league/tournament.html", event_context(request, event, me))
+
+
+def _register(request, event: Tournament, me: Player | None):
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={request.path}")
+    form = RegisterForm(request.POST)
+    if me is None and form.is_valid():
+        player = attempt(request, lambda: tournaments.register_player(
+            Actor.of(request), event, **form.cleaned_data))
+        if player is not None:
+            messages.success(request, _("You are registered as %(name)s.") % {"name": player.name})
+            return redirect("tournament", slug=event.slug)
+    return render(request, "league/tournament.html",
+                  event_context(request, event, me, register_form=form))
+
+
+def event_context(request, event: Tournament, me: Player | None,
+                  register_form: RegisterForm | None = None) -> dict[str, Any]:
+    """Everything the event page shows, in a number of queries that does not grow with players."""
+    ranked = standings.standings(event)
+    players = sorted((player for _row, player in ranked), key=lambda p: (p.name.casefold(), p.pk))
+    current = (event.round_set.exclude(status=Round.Status.DRAFT).select_related("mission")
+               .order_by("-number").first())
+    games = _round_games(current)
+    my_game = next((g for g in games if me is not None and me.pk in g.player_ids), None)
+    may_register = (me is None and request.user.is_authenticated
+                    and event.status == Status.REGISTRATION_OPEN)
+    return {
+        "tournament": event, "players": players, "me": me, "round": current, "games": games,
+        "my_game": my_game, "standings": standing_rows(event, ranked),
+        "tiebreak_labels": tiebreak_labels(event),
+        "lists_locked": lists.lists_locked(event),
+        "register_form": (register_form or RegisterForm()) if may_register else None,
+    }
+
+
+def _round_games(round_: Round | None) -> list[Game]:
+    if round_ is None:
+        return []
+    # Byes (no table) last on every database.
+    return list(round_.games.select_related("player_a", "player_b", "mission")
+                .order_by(F("table").asc(nulls_last=True), "pk"))
+
+
+def tiebreak_labels(event: Tournament) -> list[str]:
+    names = dict(TIEBREAK_CHOICES)
+    return [str(names.get(key, key)) for key in event.tiebreaks]
+
+
+def standing_rows(event: Tournament, ranked) -> list[dict[str, Any]]:
+    return [
+        {"rank": row.rank, "player": player, "points": row.points, "wins": row.wins,
+         "draws": row.draws, "losses": row.losses,
+         "tiebreakers": [_number(row.tiebreakers.get(key)) for key in event.tiebreaks]}
+        for row, player in ranked
+    ]
+
+
+def _number(value: Any) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:.2f}"
+    return str(int(value))
+
+
+def signup(request):
+    """Create an account, sharing the API's per-IP sign-up limit, then sign in."""
+    if request.method == "POST":
+        if not hit("signup", client_ip(request)):
+            return HttpResponse(_("Too many attempts; wait a minute."), status=429)
+        form = SignupForm(request.POST)
+        if form.is_valid():
+            user = form.save()
+            login(request, user)
+            messages.success(request, _("Welcome, %(name)s.") % {"name": user.username})
+            return redirect(_next_url(request))
+    else:
+        form = SignupForm()
+    return render(request, "league/signup.html",
+                  {"form": form, "next": request.POST.get("next") or request.GET.get("next", "")})
+
+
+def _next_url(request) -> str:
+    target = request.POST.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure())
+    return target if target and safe else "home"

@@ -1,0 +1,52 @@
+"""Playwright (sync API) driving Debian's Chromium against pytest-django's live server."""
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("MUSTER_CHROMIUM", "/usr/bin/chromium")
+VIEWPORT = {"width": 360, "height": 740}
+
+
+@pytest.fixture
+def chromium() -> Iterator[object]:
+    """Per test, so Playwright's event loop is gone before pytest-django flushes the database."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (install Debian's chromium or set MUSTER_CHROMIUM)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                             args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_page(chromium, live_server, monkeypatch):
+    """A factory of pages, each in a context of its own (its own cookies), phone-sized."""
+    # Playwright's sync API keeps an event loop running in this thread; the ORM calls the test
+    # makes in between (the organiser's services) are still plain synchronous code. Set per test
+    # only: a process-wide value would leak into `manage.py check --deploy` (async.E001).
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    contexts = []
+
+    def make(**options):
+        context = chromium.new_context(viewport=VIEWPORT, base_url=live_server.url,
+                                       locale="en-GB", **options)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def screenshots(tmp_path) -> Path:
+    directory = Path(os.environ.get("MUSTER_SCREENSHOTS") or tmp_path / "screenshots")
+    directory.mkdir(parents=True, exist_ok=True)
+    return directory

@@ -1,0 +1,260 @@
+"""The player site's pages: who may see what, service refusals shown on the page, query counts."""
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from league.models import Game, Player, Tournament
+from league.services import rounds, tournaments
+from tests.browser.events import LEGAL_UNITS, lock_and_pair, open_event, organiser, register, user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff():
+    return organiser()
+
+
+@pytest.fixture
+def event(staff):
+    return open_event(staff)
+
+
+def text(response) -> str:
+    return response.content.decode()
+
+
+def signed_in(client, account):
+    client.force_login(account)
+    return client
+
+
+def units_post(units, extra_blank: int = 2) -> dict[str, str]:
+    data = {"source": "units", "units-TOTAL_FORMS": str(len(units) + extra_blank),
+            "units-INITIAL_FORMS": "0", "units-MIN_NUM_FORMS": "0", "units-MAX_NUM_FORMS": "500"}
+    for i, unit in enumerate(units):
+        for key, value in unit.items():
+            data[f"units-{i}-{key}"] = str(value)
+    return data
+
+
+# --- home and event page ---------------------------------------------------------------------
+
+def test_home_lists_public_events_and_hides_drafts(client, staff, event):
+    draft = tournaments.create_tournament(
+        staff, name="Brouillon secret", chart=event.chart, points_limit=500, level=event.level, rounds=1)
+    page = text(client.get(reverse("home")))
+    assert event.name in page and reverse("tournament", args=[event.slug]) in page
+    assert draft.name not in page
+    assert client.get(reverse("tournament", args=[draft.slug])).status_code == 404
+    assert signed_in(client, staff.user).get(reverse("tournament", args=[draft.slug])).status_code == 200
+
+
+def test_event_page_shows_details_players_and_register_form(client, event):
+    register(event, user("alice"), "Alice")
+    anonymous = text(client.get(reverse("tournament", args=[event.slug])))
+    assert "Alice" in anonymous and "1000" in anonymous and event.level.name in anonymous
+    assert 'name="faction"' not in anonymous  # no form for an anonymous visitor
+    bob = user("bob")
+    page = text(signed_in(client, bob).get(reverse("tournament", args=[event.slug])))
+    assert 'name="faction"' in page
+    response = client.post(reverse("tournament", args=[event.slug]),
+                           {"name": "Bob", "club": "Lyon", "faction": "Orks"}, follow=True)
+    assert Player.objects.filter(tournament=event, user=bob, club="Lyon", faction="Orks").exists()
+    assert 'name="faction"' not in text(response)  # registered: the form is gone
+    assert reverse("player_list", args=[event.slug, Player.objects.get(user=bob).pk]) in text(response)
+
+
+def test_registration_refused_by_the_service_is_shown_not_a_500(client, staff, event):
+    tournaments.transition(staff, event, Tournament.Status.LISTS_LOCKED)
+    carol = user("carol")
+    response = signed_in(client, carol).post(reverse("tournament", args=[event.slug]), {"name": "Carol"})
+    assert response.status_code == 200
+    assert not Player.objects.filter(user=carol).exists()
+    # The service's message: registration closed (the form is not offered, the refusal says why).
+    assert "Registration is not open for this tournament." in text(response)
+
+
+# --- lists ---------------------------------------------------------------------------------
+
+def test_list_page_permissions_before_and_after_publication(client, staff, event):
+    alice = user("alice")
+    player = register(event, alice, "Alice")
+    url = reverse("player_list", args=[event.slug, player.pk])
+    assert client.get(url).status_code == 403
+    assert signed_in(client, user("mallory")).get(url).status_code == 403
+    assert client.post(url, units_post(LEGAL_UNITS)).status_code == 403
+    assert signed_in(client, alice).get(url).status_code == 200
+    assert signed_in(client, staff.user).get(url).status_code == 200
+    assert client.get(reverse("player_list", args=[event.slug, player.pk + 999])).status_code == 404
+    tournaments.publish_lists(staff, event, True)
+    client.logout()
+    page = client.get(url)
+    assert page.status_code == 200 and "Captain" in text(page)
+    assert "Submit this list" not in text(page)  # readable, not editable
+
+
+def test_illegal_then_legal_list_through_the_units_form(client, event):
+    alice = user("alice")
+    player = register(event, alice, "Alice", units=None)
+    url = reverse("player_list", args=[event.slug, player.pk])
+    signed_in(client, alice)
+    illegal = [{"name": "Captain", "slot": "hq", "points": 100, "models": 1}]
+    page = text(client.post(url, units_post(illegal), follow=True))
+    assert "This list is not legal." in page
+    assert "Troops" in page and "has-error" in page  # the slot below its minimum is marked
+    page = text(client.post(url, units_post(LEGAL_UNITS), follow=True))
+    assert "This list is legal." in page and "List saved: it is legal." in page
+
+
+def test_add_rows_keeps_typed_rows_and_adds_blank_ones(client, event):
+    alice = user("alice")
+    player = register(event, alice, "Alice", units=None)
+    data = {**units_post(LEGAL_UNITS[:1], extra_blank=1), "add_rows": "1"}
+    response = signed_in(client, alice).post(
+        reverse("player_list", args=[event.slug, player.pk]), data)
+    formset = response.context["formset"]
+    assert len(formset.forms) == 1 + 1 + 3
+    assert formset.forms[0]["name"].value() == "Captain"
+    assert player.lists.count() == 0  # adding rows submits nothing
+
+
+def test_unreadable_roster_and_locked_list_are_shown_as_errors(client, staff, event):
+    alice = user("alice")
+    player = register(event, alice, "Alice")
+    url = reverse("player_list", args=[event.slug, player.pk])
+    signed_in(client, alice)
+    response = client.post(url, {"source": "paste", "roster": "   ", "roster_format": "auto"})
+    assert response.status_code == 200 and "errorlist" in text(response)
+    tournaments.transition(staff, event, Tournament.Status.LISTS_LOCKED)
+    page = text(client.get(url))
+    assert "Lists are locked." in page and "Submit this list" not in page
+    response = client.post(url, units_post(LEGAL_UNITS), follow=True)
+    assert response.status_code == 200
+    assert "Lists are locked for this tournament." in text(response)
+    assert player.lists.get().army_list.supersedes_id is None  # nothing new stored
+
+
+# --- games -----------------------------------------------------------------------------------
+
+@pytest.fixture
+def paired(staff, event):
+    accounts = {name: user(name) for name in ("alice", "bob")}
+    players = {name: register(event, account, name.title()) for name, account in accounts.items()}
+    round_ = lock_and_pair(staff, event)
+    game = round_.games.get()
+    return accounts, players, game
+
+
+def test_game_page_visible_to_its_players_and_staff_only(client, staff, paired):
+    accounts, _players, game = paired
+    url = reverse("game", args=[game.pk])
+    for account in (*accounts.values(), staff.user):
+        page = signed_in(client, account).get(url)
+        assert page.status_code == 200, account
+    assert game.mission.name in text(page)
+    assert signed_in(client, user("mallory")).get(url).status_code == 403
+    client.logout()
+    assert client.get(url).status_code == 403
+    assert client.post(url, {"action": "confirm"}).status_code == 403
+
+
+def test_draft_round_game_is_404_for_players(client, staff, event):
+    alice = user("alice")
+    register(event, alice, "Alice")
+    register(event, user("bob"), "Bob")
+    game = lock_and_pair(staff, event, draft=True).games.get()
+    assert signed_in(client, alice).get(reverse("game", args=[game.pk])).status_code == 404
+    event_page = text(client.get(reverse("tournament", args=[event.slug])))
+    assert reverse("game", args=[game.pk]) not in event_page  # no "my game" link to a draft
+    assert signed_in(client, staff.user).get(reverse("game", args=[game.pk])).status_code == 200
+
+
+def test_report_confirm_and_refusals_on_the_game_page(client, paired):
+    accounts, players, game = paired
+    a, b = game.player_a, game.player_b
+    reporter = next(acc for acc in accounts.values() if acc.pk == a.user_id)
+    opponent = next(acc for acc in accounts.values() if acc.pk == b.user_id)
+    url = reverse("game", args=[game.pk])
+    signed_in(client, reporter)
+    # Three stratagems at gamma (2 allowed): the service refuses and its message is shown.
+    too_many = {"action": "report", "winner": str(a.pk), "vp_a": "500", "vp_b": "200",
+                "stratagems_a": ["piege", "barricades", "sapeurs"]}
+    response = client.post(url, too_many)
+    assert response.status_code == 200 and "this level and mission allow 2" in text(response)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.PENDING
+    response = client.post(url, {**too_many, "stratagems_a": ["piege"]}, follow=True)
+    assert "your opponent must now confirm it" in text(response)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.REPORTED
+    assert 'value="confirm"' not in text(response)  # the reporter cannot confirm
+    response = client.post(url, {"action": "confirm"}, follow=True)
+    assert "Your opponent must confirm the result you reported." in text(response)
+    page = text(signed_in(client, opponent).get(url))
+    assert 'value="confirm"' in page and 'value="dispute"' in page
+    client.post(url, {"action": "confirm"})
+    confirmed = Game.objects.get(pk=game.pk)
+    assert confirmed.status == Game.Status.CONFIRMED and confirmed.winner_id == a.pk
+    standings = text(client.get(reverse("tournament", args=[game.round.tournament.slug])))
+    assert standings.index(a.name) < standings.index(b.name, standings.index("Standings"))
+
+
+def test_opponent_can_dispute(client, paired):
+    accounts, _players, game = paired
+    by_user = {acc.pk: acc for acc in accounts.values()}
+    url = reverse("game", args=[game.pk])
+    signed_in(client, by_user[game.player_a.user_id]).post(
+        url, {"action": "report", "winner": "draw"})
+    signed_in(client, by_user[game.player_b.user_id]).post(
+        url, {"action": "dispute", "reason": "I won"})
+    assert Game.objects.get(pk=game.pk).status == Game.Status.DISPUTED
+
+
+# --- sign-up -----------------------------------------------------------------------------------
+
+def test_signup_creates_an_account_and_signs_in(client):
+    response = client.post(reverse("signup"), {
+        "username": "newbie", "email": "n@example.org",
+        "password1": "a-long-pass-4321", "password2": "a-long-pass-4321"}, follow=True)
+    assert get_user_model().objects.filter(username="newbie", email="n@example.org").exists()
+    assert response.context["user"].username == "newbie"
+
+
+def test_signup_shares_the_api_rate_limit(client, settings):
+    settings.MUSTER_RATE_LIMITS = "signup=2/hour"
+    api = client.post("/api/v1/accounts/", {"username": "viaapi", "password": "a-long-pass-4321",
+                                            "email": "a@example.org"}, content_type="application/json")
+    assert api.status_code == 201
+    body = {"username": "page1", "email": "p@example.org",
+            "password1": "a-long-pass-4321", "password2": "a-long-pass-4321"}
+    assert client.post(reverse("signup"), body).status_code == 302
+    assert client.post(reverse("signup"), {**body, "username": "page2"}).status_code == 429
+    assert not get_user_model().objects.filter(username="page2").exists()
+
+
+# --- query counts ------------------------------------------------------------------------------
+
+def _event_with_round(staff, players: int, name: str) -> Tournament:
+    event = open_event(staff, name=name)
+    model = get_user_model()
+    accounts = model.objects.bulk_create(
+        [model(username=f"{event.slug[:20]}-{i}") for i in range(players)])
+    accounts = list(model.objects.filter(username__startswith=f"{event.slug[:20]}-"))
+    Player.objects.bulk_create([Player(tournament=event, user=a, name=a.username) for a in accounts])
+    event = tournaments.transition(staff, event, Tournament.Status.LISTS_LOCKED)
+    rounds.pair_next_round(staff, event)
+    return event
+
+
+@pytest.mark.parametrize("players", [10, 40])
+def test_event_page_queries_do_not_grow_with_players(client, staff, players,
+                                                      django_assert_max_num_queries):
+    event = _event_with_round(staff, players, f"Ligue {players}")
+    account = Player.objects.filter(tournament=event).first().user
+    signed_in(client, account)
+    # session, user, event, my registration, players, played games, current round, its games
+    with django_assert_max_num_queries(8):
+        page = client.get(reverse("tournament", args=[event.slug]))
+    assert page.status_code == 200
+    assert text(page).count('<tr class="mine">') == 1
