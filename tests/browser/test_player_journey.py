@@ -10,7 +10,9 @@ from league.models import Game, Player, Tournament
 from league.services import rounds, tournaments
 from tests.browser.events import open_event, organiser, register, user
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+# serialized_rollback: like every transactional test here, so the flush afterwards keeps the
+# catalogue (charts, missions) the data migrations loaded.
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
 class Shots:

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 import schemathesis
+from django.core import signals
+from django.db import close_old_connections
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
@@ -113,6 +115,18 @@ def register_before_lock(staff, member_client, slug: str) -> None:
     player = register(member_client, slug, "Member")
     expect(submit_list(member_client, slug, player["id"], LEGAL_UNITS), 200)
     set_status(staff, slug, "lists_locked")
+
+
+@pytest.fixture(autouse=True)
+def _keep_test_connection(world):
+    """As Django's test client does: a request must not close the connection that holds the
+    test's transaction (on PostgreSQL that would end it and fail every later request). After
+    ``world``, because the test client used to seed it reconnects the handler when it is done."""
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
 
 
 @pytest.fixture
