@@ -8,9 +8,9 @@ from rest_framework.views import APIView
 
 from config.api_errors import api_error, validated
 from missions import legality, objectives, services, victory
-from missions.dice import DiceError, Roll, Roller
+from missions.dice import DiceError, Roller
 from missions.messages import outcome_message, stratagem_message, vp_message
-from missions.models import Level, Mission, Stratagem, StratagemCategory
+from missions.models import Level, Mission, Stratagem
 from missions.pregame import pregame, random_game_length
 from missions.selection import roll_mission
 from missions.serializers import (
@@ -29,11 +29,6 @@ from missions.serializers import (
 )
 
 REPORT = OpenApiResponse(description="result")
-
-
-def roll_data(roll: Roll) -> dict:
-    return {"sequence": roll.sequence, "purpose": roll.purpose, "expression": roll.expression,
-            "dice": list(roll.dice), "total": roll.total, "player": roll.actor}
 
 
 def seed_of(data: dict) -> int:
@@ -95,7 +90,7 @@ class DiceRollView(APIView):
             roll = Roller(seed).roll(data["expression"], data["purpose"])
         except (ValueError, DiceError) as exc:
             return api_error(str(exc), "dice_expression_invalid")
-        return Response({"seed": seed, "roll": roll_data(roll)})
+        return Response({"seed": seed, "roll": services.roll_data(roll)})
 
 
 class GameLengthView(APIView):
@@ -106,7 +101,7 @@ class GameLengthView(APIView):
         data = validated(GameLengthSerializer, request)
         seed = seed_of(data)
         result = random_game_length(Roller(seed), last_turn=data["last_turn"])
-        return Response({"seed": seed, "turns": result.turns, "rolls": [roll_data(r) for r in result.rolls]})
+        return Response({"seed": seed, "turns": result.turns, "rolls": [services.roll_data(r) for r in result.rolls]})
 
 
 class PregameView(APIView):
@@ -123,14 +118,8 @@ class PregameView(APIView):
         result = pregame(Roller(seed), spec, data["level"].slug, players)
         body = {key: value for key, value in asdict(result).items() if key != "rolls"}
         body["players"] = list(players)
-        body["rolls"] = [roll_data(roll) for roll in result.rolls]
+        body["rolls"] = [services.roll_data(roll) for roll in result.rolls]
         return Response({"seed": seed, "mission": data["mission"].slug, "level": data["level"].slug, **body})
-
-
-def catalogue_names() -> dict[str, str]:
-    names = {s.slug: s.name for s in Stratagem.objects.all()}
-    names.update({c.slug: c.name for c in StratagemCategory.objects.all()})
-    return names
 
 
 class StratagemCheckView(APIView):
@@ -145,7 +134,7 @@ class StratagemCheckView(APIView):
             data["stratagems"], allowance=allowance, role=data["role"],
             categories=services.stratagem_categories(), exceptions=exceptions,
         )
-        names = catalogue_names()
+        names = services.catalogue_names()
         granted = legality.allowance_for(allowance, data["role"], exceptions)
         return Response({
             "legal": not problems,

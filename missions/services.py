@@ -1,6 +1,6 @@
 """Missions use cases: catalogue rows as engine specs, and dice streams that log every roll."""
 import secrets
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TypeVar
 
@@ -8,8 +8,8 @@ from django.db import transaction
 
 from missions import margin, victory
 from missions.catalogue_types import MissionSpec, StratagemException
-from missions.dice import Roller
-from missions.models import DiceRoll, DiceStream, MarginBand, Mission, Stratagem
+from missions.dice import Roll, Roller
+from missions.models import DiceRoll, DiceStream, MarginBand, Mission, Stratagem, StratagemCategory
 
 T = TypeVar("T")
 MAX_SEED = 2**31 - 1
@@ -26,12 +26,27 @@ def mission_spec(mission: Mission) -> MissionSpec:
     return MissionSpec.from_mapping({name: getattr(mission, name) for name in MISSION_SPEC_FIELDS})
 
 
-def mission_table() -> tuple[list[str], list[str]]:
-    """Slugs for D6 results 1–5, and the special missions in catalogue order."""
-    missions = list(Mission.objects.order_by("order"))
+def mission_table(missions: Iterable[Mission] | None = None) -> tuple[list[str], list[str]]:
+    """Slugs for D6 results 1–5, and the special missions in catalogue order.
+
+    ``missions``: the catalogue when the caller has already loaded it (saves a query)."""
+    missions = sorted(Mission.objects.all() if missions is None else missions, key=lambda m: m.order)
     standard = [m.slug for m in sorted((m for m in missions if m.kind == "standard"), key=lambda m: m.d6 or 0)]
     special = [m.slug for m in missions if m.kind == "special"]
     return standard, special
+
+
+def catalogue_names() -> dict[str, str]:
+    """Stratagem and category slugs -> their names in the active language (for messages)."""
+    names = {s.slug: s.name for s in Stratagem.objects.all()}
+    names.update({c.slug: c.name for c in StratagemCategory.objects.all()})
+    return names
+
+
+def roll_data(roll: Roll) -> dict:
+    """A logged roll as the API and the stored games show it."""
+    return {"sequence": roll.sequence, "purpose": roll.purpose, "expression": roll.expression,
+            "dice": list(roll.dice), "total": roll.total, "player": roll.actor}
 
 
 def stratagem_categories() -> dict[str, str]:

@@ -19,7 +19,6 @@ from league.services.rounds import complete_if_done
 from missions import legality, objectives
 from missions import services as missions
 from missions.messages import outcome_message, stratagem_message
-from missions.models import Stratagem, StratagemCategory
 
 OPEN = (Report.Status.REPORTED, Report.Status.DISPUTED)
 MAX_VP = 1_000_000
@@ -107,13 +106,8 @@ def _check_stratagems(game: Game, declared: Mapping[int, Sequence[str]]) -> None
             categories=categories, exceptions=exceptions)
         if problems:
             first = problems[0]
-            raise Invalid(stratagem_message(first.code, first.params, _catalogue_names()), first.code)
-
-
-def _catalogue_names() -> dict[str, str]:
-    names = {s.slug: s.name for s in Stratagem.objects.all()}
-    names.update({c.slug: c.name for c in StratagemCategory.objects.all()})
-    return names
+            raise Invalid(stratagem_message(first.code, first.params, missions.catalogue_names()),
+                          first.code)
 
 
 def _same_result(a: Report, b: Report) -> bool:

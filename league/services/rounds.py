@@ -17,18 +17,13 @@ from league.services.standings import pairing_states
 from league.services.tournaments import locked_tournament, require_staff
 from missions import services as missions
 from missions.catalogue_types import MissionSpec
-from missions.dice import Roll, Roller
+from missions.dice import Roller
 from missions.models import Mission
 from missions.pregame import pregame
 from missions.selection import roll_mission
 
 Status = Tournament.Status
 PAIRABLE = (Status.LISTS_LOCKED, Status.RUNNING)
-
-
-def roll_data(roll: Roll) -> dict[str, Any]:
-    return {"sequence": roll.sequence, "purpose": roll.purpose, "expression": roll.expression,
-            "dice": list(roll.dice), "total": roll.total, "player": roll.actor}
 
 
 def active_players(tournament: Tournament) -> list[Player]:
@@ -108,13 +103,13 @@ def _roll_and_create(actor: Actor, tournament: Tournament, round_: Round,
     """Roll the missions and pre-game dice from the tournament's stream and store the games."""
     missions_by_slug = {m.slug: m for m in Mission.objects.all()}
     specs = {slug: missions.mission_spec(m) for slug, m in missions_by_slug.items()}
-    standard, special = missions.mission_table()
+    standard, special = missions.mission_table(missions_by_slug.values())
     per_table = tournament.missions == Tournament.Missions.PER_TABLE
     with missions.rolling(tournament.dice, actor.user if actor.user_id else None) as roller:
         if not per_table:
             chosen = roll_mission(roller, tournament.on_six, standard, special)
             round_.mission = missions_by_slug[chosen.slug]
-            round_.rolls = [roll_data(r) for r in chosen.log]
+            round_.rolls = [missions.roll_data(r) for r in chosen.log]
         else:
             round_.mission, round_.rolls = None, []
         round_.save()
@@ -138,12 +133,12 @@ def _game(roller: Roller, tournament: Tournament, round_: Round, pairing_: pairi
     rolls: list[dict[str, Any]] = []
     if round_.mission is None:
         chosen = roll_mission(roller, tournament.on_six, standard, special)
-        rolls = [roll_data(r) for r in chosen.log]
+        rolls = [missions.roll_data(r) for r in chosen.log]
         game.mission = missions_by_slug[chosen.slug]
     else:
         game.mission = round_.mission
     result = pregame(roller, specs[game.mission.slug], tournament.level.slug, (str(ids[0]), str(ids[1])))
-    game.rolls = rolls + [roll_data(r) for r in result.rolls]
+    game.rolls = rolls + [missions.roll_data(r) for r in result.rolls]
     decisions = {k: v for k, v in asdict(result).items() if k not in ("rolls", "players")}
     game.pregame = decisions
     if result.attacker is not None:
