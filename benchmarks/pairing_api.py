@@ -64,9 +64,9 @@ def play_rounds(tournament, rounds: int, seed: int) -> None:
 def engine_seconds(tournament) -> float:
     from league import pairing
     from league.services.rounds import active_players, pairing_settings
-    from league.services.standings import player_states
+    from league.services.standings import pairing_states
 
-    states = player_states(tournament, active_players(tournament))
+    states, _numbers = pairing_states(tournament, active_players(tournament))
     start = time.perf_counter()
     pairing.pair_round(states, pairing_settings(tournament, PLAYED_ROUNDS + 1))
     return time.perf_counter() - start

@@ -14,7 +14,7 @@ from armylists.serializers import ArmyListSerializer
 from config.api_errors import validated
 from league import serializers as s
 from league.audit import Actor
-from league.errors import NotFound
+from league.errors import Forbidden, NotFound
 from league.messages import list_problem_text
 from league.models import Game, Tournament
 from league.services import lists, results, rounds, standings, tournaments
@@ -123,8 +123,8 @@ class PlayerView(APIView):
 
 
 def role_of(request) -> str:
-    role = request.query_params.get("role", "")
-    return role if role in ("attacker", "defender") else ("" if not role else "?")
+    """The ``?role=`` asked for ("" = the main list); ``lists.chart_for`` refuses unknown ones."""
+    return request.query_params.get("role", "")
 
 
 class PlayerListView(APIView):
@@ -137,8 +137,7 @@ class PlayerListView(APIView):
         actor = actor_of(request)
         if not lists.may_read(actor, player, tournament):
             require_signed_in(request)
-            return Response({"detail": _("Lists are not published yet."), "code": "lists_not_published"},
-                            status=status.HTTP_403_FORBIDDEN)
+            raise Forbidden(_("Lists are not published yet."), "lists_not_published")
         role = role_of(request)
         army_list = lists.current_list(player, role)
         if army_list is None:
@@ -156,9 +155,8 @@ class PlayerListView(APIView):
         tournament = get_tournament(request, slug)
         player = tournaments.get_player(tournament, pk)
         actor = actor_of(request)
-        if not lists.may_edit(actor, player):
-            return Response({"detail": _("Only this player or an organiser can change this list."),
-                             "code": "not_your_list"}, status=status.HTTP_403_FORBIDDEN)
+        if not lists.may_edit(actor, player):  # before reading the body: a stranger gets 403, not 400
+            raise Forbidden(_("Only this player or an organiser can change this list."), "not_your_list")
         role = role_of(request)
         chart = lists.chart_for(tournament, role)
         attrs = validated(s.PlayerListBodySerializer, request)

@@ -2,6 +2,7 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from config.readonly_admin import ReadOnlyAdmin
 from missions.models import (
     DiceRoll,
     DiceStream,
@@ -99,18 +100,9 @@ class DiceStreamAdmin(admin.ModelAdmin):
 
 
 @admin.register(DiceRoll)
-class DiceRollAdmin(admin.ModelAdmin):
+class DiceRollAdmin(ReadOnlyAdmin):
     """Every die is evidence: nobody edits or deletes a roll."""
 
     list_display = ["stream", "sequence", "purpose", "expression", "dice", "total", "actor", "created_at"]
     list_filter = ["purpose"]
     readonly_fields = ["stream", "sequence", "purpose", "expression", "dice", "total", "actor", "created_at"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False

@@ -7,7 +7,7 @@ from django.contrib import admin
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from league.admin.common import ReadOnlyAdmin
+from config.readonly_admin import ReadOnlyAdmin
 from league.models import (
     AuditEntry,
 )

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin, messages
+from django.contrib import messages
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import HttpRequest, HttpResponseRedirect
 from django.urls import reverse
@@ -85,13 +85,3 @@ class ServiceErrorsMixin:
             messages.error(request, str(exc))
             return HttpResponseRedirect(request.get_full_path())
 
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

@@ -14,7 +14,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from league.admin.common import DEVIATION_LABELS, EMPTY, ReadOnlyAdmin, admin_url, link, safe_next
+from config.readonly_admin import ReadOnlyAdmin
+from league.admin.common import DEVIATION_LABELS, EMPTY, admin_url, link, safe_next
 from league.admin.forms import SettleForm
 from league.admin.packs import start_pack
 from league.audit import Actor

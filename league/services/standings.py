@@ -85,13 +85,6 @@ def standings(tournament: Tournament) -> list[tuple[StandingRow, Player]]:
     return [(row, players[row.player]) for row in rows]
 
 
-def player_states(tournament: Tournament, players: Sequence[Player]) -> list[PlayerState]:
-    """What the pairing engine needs about ``players``: rank among them, score and history."""
-    states, pks = pairing_states(tournament, players)
-    return [replace(s, id=pks[s.id], opponents=frozenset(pks[o] for o in s.opponents))
-            for s in states]
-
-
 def pairing_states(tournament: Tournament,
                    players: Sequence[Player]) -> tuple[list[PlayerState], dict[int, int]]:
     """The engine's input for ``players``, keyed by registration number (see

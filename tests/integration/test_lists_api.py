@@ -9,31 +9,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
 from armylists.models import ArmyList
+from tests.integration.tournament_fixtures import LEGAL_UNITS, ROSTER_TEXT
 
 pytestmark = pytest.mark.django_db
 
-LEGAL = [
-    {"name": "Captain", "slot": "hq", "points": 100},
-    {"name": "Tactical Squad", "slot": "troops", "points": 180, "models": 10},
-    {"name": "Scout Squad", "slot": "troops", "points": 100, "models": 5},
-]
-BATTLESCRIBE_TEXT = """++ Space Marines (Warhammer 40,000 4th Edition) [380pts] ++
-
-+ HQ +
-
-Captain [100pts]: Power Sword
-
-+ Troops +
-
-Tactical Squad [180pts]
-. 9x Space Marine: 9x Bolter
-. Sergeant: Bolt Pistol
-
-Scout Squad [100pts]
-. 5x Scout
-
-++ Total: [380pts] ++
-"""
 ROS_XML = """<?xml version="1.0" encoding="UTF-8"?>
 <roster xmlns="http://www.battlescribe.net/schema/rosterSchema" name="Test" gameSystemName="Warhammer 40,000 4th Edition">
   <forces><force name="Army"><selections>
@@ -80,7 +59,7 @@ def test_chart_names_follow_the_language(api):
 
 
 def test_legal_list_is_valid(api):
-    body = validate(api, units=LEGAL).json()
+    body = validate(api, units=LEGAL_UNITS).json()
     assert body["valid"] is True
     assert body["total_points"] == 380
     assert body["errors"] == []
@@ -88,7 +67,7 @@ def test_legal_list_is_valid(api):
 
 
 def test_every_problem_is_reported_at_once_in_english(api):
-    units = LEGAL + [{"name": f"Leman Russ {i}", "slot": "heavy_support", "points": 400} for i in range(4)]
+    units = LEGAL_UNITS + [{"name": f"Leman Russ {i}", "slot": "heavy_support", "points": 400} for i in range(4)]
     body = validate(api, units=units).json()
     codes = {e["code"] for e in body["errors"]}
     assert codes == {"slot_above_max", "points_over_limit"}
@@ -117,10 +96,10 @@ def test_forbidden_slot_on_strike_and_withdraw(api):
 
 
 @pytest.mark.parametrize("body, field", [
-    ({"chart": "no-such-chart", "points_limit": 1500, "units": LEGAL}, "chart"),
+    ({"chart": "no-such-chart", "points_limit": 1500, "units": LEGAL_UNITS}, "chart"),
     ({"chart": "w40k4-standard", "points_limit": 1500,
       "units": [{"name": "X", "slot": "hq", "points": -5}]}, "units"),
-    ({"chart": "w40k4-standard", "units": LEGAL}, "points_limit"),
+    ({"chart": "w40k4-standard", "units": LEGAL_UNITS}, "points_limit"),
     ({"chart": "w40k4-standard", "points_limit": 1500}, "units"),
 ])
 def test_malformed_bodies_are_400_field_errors(api, body, field):
@@ -130,7 +109,7 @@ def test_malformed_bodies_are_400_field_errors(api, body, field):
 
 
 def test_pasted_battlescribe_text_is_read(api):
-    body = validate(api, roster=BATTLESCRIBE_TEXT).json()
+    body = validate(api, roster=ROSTER_TEXT).json()
     names = [(u["name"], u["slot"], u["points"]) for u in body["units"]]
     assert names == [("Captain", "hq", 100), ("Tactical Squad", "troops", 180), ("Scout Squad", "troops", 100)]
     assert body["valid"] is True
@@ -179,7 +158,7 @@ def test_stored_lists_are_private_and_versioned(api):
     other = get_user_model().objects.create_user("other", password="x")
     api.force_authenticate(owner)
     created = api.post("/api/v1/lists/", {"chart": "w40k4-standard", "points_limit": 1500,
-                                          "units": LEGAL, "name": "Mine"}, format="json")
+                                          "units": LEGAL_UNITS, "name": "Mine"}, format="json")
     assert created.status_code == 201
     list_id = created.json()["id"]
     assert created.json()["valid"] is True
@@ -195,8 +174,8 @@ def test_stored_roster_keeps_the_raw_upload(api):
     user = get_user_model().objects.create_user("raw", password="x")
     api.force_authenticate(user)
     created = api.post("/api/v1/lists/", {"chart": "w40k4-standard", "points_limit": 1500,
-                                          "roster": BATTLESCRIBE_TEXT}, format="json")
+                                          "roster": ROSTER_TEXT}, format="json")
     stored = ArmyList.objects.get(pk=created.json()["id"])
-    assert bytes(stored.raw_upload).decode() == BATTLESCRIBE_TEXT
+    assert bytes(stored.raw_upload).decode() == ROSTER_TEXT
     assert stored.source_format == "battlescribe_text"
     assert [e["name"] for e in stored.entries] == ["Captain", "Tactical Squad", "Scout Squad"]
