@@ -115,6 +115,9 @@ def unlock_list(actor: Actor, player: Player, reason: str) -> Player:
     return locked_player
 
 
+MAX_VERSIONS = 1000  # far above any real resubmission count; stops a cycle
+
+
 def current_list(player: Player, role: str = "") -> ArmyList | None:
     row = PlayerList.objects.select_related("army_list__chart__game_system").filter(
         player=player, role=role).first()
@@ -123,10 +126,32 @@ def current_list(player: Player, role: str = "") -> ArmyList | None:
 
 def versions(army_list: ArmyList) -> list[int]:
     """Ids of the earlier versions, newest first."""
-    ids, node = [], army_list.supersedes_id
-    seen = set()
-    while node is not None and node not in seen:
-        seen.add(node)
-        ids.append(node)
-        node = ArmyList.objects.filter(pk=node).values_list("supersedes_id", flat=True).first()
-    return ids
+    return [earlier.pk for earlier in history(army_list)[1:]]
+
+
+def history(army_list: ArmyList) -> list[ArmyList]:
+    """``army_list`` and every version it supersedes, newest first, in one query.
+
+    The versions form a chain through ``supersedes``; a recursive CTE (SQLite and PostgreSQL)
+    walks it in the database instead of one query per version. ``depth`` caps a corrupt cycle.
+    """
+    table = ArmyList._meta.db_table
+    sql = f"""
+        WITH RECURSIVE chain(id, depth) AS (
+            SELECT id, 0 FROM {table} WHERE id = %s
+            UNION ALL
+            SELECT a.supersedes_id, chain.depth + 1 FROM {table} a JOIN chain ON a.id = chain.id
+            WHERE a.supersedes_id IS NOT NULL AND chain.depth < {MAX_VERSIONS}
+        )
+        SELECT {table}.* FROM {table} JOIN chain ON {table}.id = chain.id ORDER BY chain.depth
+    """  # noqa: S608 (the table name comes from the model, the id is a parameter)
+    seen: set[int] = set()
+    chain = []
+    for version in ArmyList.objects.raw(sql, [army_list.pk]):
+        if version.pk in seen:
+            break
+        seen.add(version.pk)
+        if version.chart_id == army_list.chart_id and ArmyList.chart.is_cached(army_list):
+            version.chart = army_list.chart  # the versions share it: no query per version
+        chain.append(version)
+    return chain

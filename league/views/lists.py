@@ -7,46 +7,104 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from armylists import services as list_services
 from armylists.api import ReadList
 from armylists.messages import render_roster_error
+from armylists.models import ArmyList, Chart
 from armylists.roster import RosterUnreadable
 from league.audit import Actor
-from league.errors import NotFound
+from league.errors import Invalid, NotFound
 from league.forms import EXTRA_ROWS, PasteForm, UnitFormSet, UploadForm
 from league.models import Player, Tournament
 from league.services import lists, tournaments
 from league.views.common import attempt, visible_tournament
 
 PREFIX = "units"
+UPLOAD_IDS = "id_upload_%s"  # the paste form has a format field too: ids must differ
 
 
 def player_list(request, slug: str, pk: int):
-    """GET: the list and its report (player, staff, or anyone once lists are published).
+    """GET: the list and its report (player, staff, or anyone once lists are published);
+    ``?role=`` picks a role list, ``?version=`` an earlier version of it.
     POST: submit a new version (player or staff) while lists are open."""
     event = visible_tournament(request, slug)
     player = attempt_player(event, pk)
     actor = Actor.of(request)
     if not lists.may_read(actor, player, event):
         raise PermissionDenied(_("Lists are not published yet."))
+    role, chart = _role(request, event)
     editable = lists.may_edit(actor, player)
     locked = lists.lists_locked(event) and not player.list_unlocked
-    army_list = lists.current_list(player)
+    current = lists.current_list(player, role)
     forms: dict[str, Any] = {}
     if request.method == "POST":
         if not editable:
             raise PermissionDenied(_("Only this player or an organiser can change this list."))
-        done, forms = _submit(request, actor, event, player)
+        done, forms = _submit(request, actor, event, player, role, chart)
         if done:
-            return redirect("player_list", slug=slug, pk=pk)
-    context = {"tournament": event, "player": player, "army_list": army_list,
-               "editable": editable and not locked, "locked": locked,
-               **_report_context(army_list)}
+            return redirect(list_url(slug, pk, role))
+    names = list_services.slot_names(chart.game_system)  # once: the report and the form share it
+    history = lists.history(current) if current is not None else []
+    shown = _version(request, history)
+    latest = shown is None or shown is history[0]
+    context = {"tournament": event, "player": player, "army_list": shown, "chart": chart,
+               "role": role, "roles": _role_links(event, slug, pk),
+               "versions": _version_rows(history, shown, list_url(slug, pk, role)),
+               "old_version": not latest,
+               "editable": editable and not locked and latest, "locked": locked,
+               **_report_context(shown, names)}
     if context["editable"]:
-        context.update(_blank_forms(event, army_list, forms))
+        context.update(_blank_forms(list(names.items()), shown, forms))
     return render(request, "league/list.html", context)
+
+
+def list_url(slug: str, pk: int, role: str = "") -> str:
+    url = reverse("player_list", kwargs={"slug": slug, "pk": pk})
+    return f"{url}?role={role}" if role else url
+
+
+def _role(request, event: Tournament) -> tuple[str, Chart]:
+    """The role list asked for and its chart; 404 for a role this event does not use."""
+    role = request.GET.get("role", "")
+    try:
+        return role, lists.chart_for(event, role)
+    except Invalid as exc:
+        raise Http404(str(exc.message)) from None
+
+
+def _role_links(event: Tournament, slug: str, pk: int) -> list[dict[str, str]]:
+    """The main list and each role list, when a mission of this event can call for them."""
+    roles = lists.role_charts(event)
+    if not roles:
+        return []
+    names = {"": _("Main list"), "attacker": _("Attacker list"), "defender": _("Defender list")}
+    return [{"role": role, "name": names.get(role, role), "url": list_url(slug, pk, role)}
+            for role in ("", *sorted(roles))]
+
+
+def _version(request, history: list[ArmyList]) -> ArmyList | None:
+    """The current version, or the earlier one ``?version=`` names (404 if not in the chain)."""
+    wanted = request.GET.get("version")
+    if not wanted or not history:
+        return history[0] if history else None
+    found = next((v for v in history if str(v.pk) == wanted), None)
+    if found is None:
+        raise Http404(_("No such version of this list."))
+    return found
+
+
+def _version_rows(history: list[ArmyList], shown: ArmyList | None, url: str) -> list[dict]:
+    """One row per version, newest first, numbered from the first submission."""
+    if len(history) < 2:
+        return []
+    joiner = "&" if "?" in url else "?"
+    return [{"number": len(history) - index, "list": version, "current": index == 0,
+             "shown": version is shown,
+             "url": url if index == 0 else f"{url}{joiner}version={version.pk}"}
+            for index, version in enumerate(history)]
 
 
 def attempt_player(event: Tournament, pk: int) -> Player:
@@ -56,15 +114,16 @@ def attempt_player(event: Tournament, pk: int) -> Player:
         raise Http404(str(exc)) from None
 
 
-def slot_choices(event: Tournament) -> list[tuple[str, str]]:
-    names = list_services.slot_names(event.chart.game_system)
+def slot_choices(chart: Chart) -> list[tuple[str, str]]:
+    names = list_services.slot_names(chart.game_system)
     return list(names.items())
 
 
-def _submit(request, actor: Actor, event: Tournament, player: Player) -> tuple[bool, dict]:
+def _submit(request, actor: Actor, event: Tournament, player: Player, role: str,
+            chart: Chart) -> tuple[bool, dict]:
     """Read the posted list; True once the service stored it, else the forms with errors."""
     source = request.POST.get("source")
-    slots = slot_choices(event)
+    slots = slot_choices(chart)
     if source == "units":
         formset = UnitFormSet(request.POST, prefix=PREFIX, slots=slots)
         if "add_rows" in request.POST:
@@ -74,7 +133,7 @@ def _submit(request, actor: Actor, event: Tournament, player: Player) -> tuple[b
         attrs: dict[str, Any] = {"units": formset.units()}
         form: Any = formset
     elif source == "file":
-        form = UploadForm(request.POST, request.FILES)
+        form = UploadForm(request.POST, request.FILES, auto_id=UPLOAD_IDS)
         if not form.is_valid():
             return False, {"upload_form": form}
         attrs = {"roster_file": form.cleaned_data["roster_file"],
@@ -86,14 +145,14 @@ def _submit(request, actor: Actor, event: Tournament, player: Player) -> tuple[b
         attrs = {"roster": form.cleaned_data["roster"],
                  "roster_format": form.cleaned_data["roster_format"]}
     key = {"units": "formset", "file": "upload_form"}.get(source or "", "paste_form")
-    read = ReadList({**attrs, "chart": event.chart})
+    read = ReadList({**attrs, "chart": chart})
     try:
         entries = read.entries()
     except RosterUnreadable as exc:
         form.add_error(None, render_roster_error(exc.reason, exc.params))
         return False, {key: form}
     stored = attempt(request, lambda: lists.submit_list(
-        actor, player, role="", entries=entries, source_format=read.source_format, raw=read.raw,
+        actor, player, role=role, entries=entries, source_format=read.source_format, raw=read.raw,
         raw_filename=read.filename, import_warnings=read.warnings))
     if stored is None:
         return False, {key: form}
@@ -112,24 +171,23 @@ def _grown(formset, slots) -> Any:
     return grown
 
 
-def _blank_forms(event: Tournament, army_list, forms: dict) -> dict[str, Any]:
+def _blank_forms(slots: list[tuple[str, str]], army_list, forms: dict) -> dict[str, Any]:
     initial = []
     if army_list is not None:  # the current entries, whatever their source, to edit further
         initial = [{"name": e["name"], "slot": e.get("slot") or "", "points": e["points"],
                     "models": e.get("models", 1)} for e in army_list.entries]
     return {
-        "formset": forms.get("formset") or UnitFormSet(prefix=PREFIX, slots=slot_choices(event),
+        "formset": forms.get("formset") or UnitFormSet(prefix=PREFIX, slots=slots,
                                                        initial=initial),
         "paste_form": forms.get("paste_form") or PasteForm(),
-        "upload_form": forms.get("upload_form") or UploadForm(),
+        "upload_form": forms.get("upload_form") or UploadForm(auto_id=UPLOAD_IDS),
         "open_form": next(iter(forms), "formset"),
     }
 
 
-def _report_context(army_list) -> dict[str, Any]:
+def _report_context(army_list, names: dict[str, str]) -> dict[str, Any]:
     if army_list is None:
         return {"report": None}
-    names = list_services.slot_names(army_list.chart.game_system)
     report = list_services.render_report(army_list.report, names)
     errors_by_slot: dict[str, list[str]] = {}
     for problem in report["errors"]:

@@ -5,7 +5,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import login
-from django.db.models import F
+from django.db.models import F, Q
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -65,19 +65,36 @@ def event_context(request, event: Tournament, me: Player | None,
     """Everything the event page shows, in a number of queries that does not grow with players."""
     ranked = standings.standings(event)
     players = sorted((player for _row, player in ranked), key=lambda p: (p.name.casefold(), p.pk))
-    current = (event.round_set.exclude(status=Round.Status.DRAFT).select_related("mission")
-               .order_by("-number").first())
+    published = list(event.round_set.exclude(status=Round.Status.DRAFT).select_related("mission")
+                     .order_by("number"))
+    current = _shown_round(request, published)
     games = _round_games(current)
-    my_game = next((g for g in games if me is not None and me.pk in g.player_ids), None)
+    mine = [g for g in games if me is not None and me.pk in g.player_ids]
+    latest = published[-1] if published else None
+    my_game = mine[0] if mine and current is latest else _my_game(latest, me)
     may_register = (me is None and request.user.is_authenticated
                     and event.status == Status.REGISTRATION_OPEN)
     return {
         "tournament": event, "players": players, "me": me, "round": current, "games": games,
+        "rounds": published, "latest_round": latest, "my_games": {g.pk for g in mine},
         "my_game": my_game, "standings": standing_rows(event, ranked),
         "tiebreak_labels": tiebreak_labels(event),
         "lists_locked": lists.lists_locked(event),
         "register_form": (register_form or RegisterForm()) if may_register else None,
     }
+
+
+def _shown_round(request, published: list[Round]) -> Round | None:
+    """The latest published round, or the earlier one ``?round=`` names (the latest if unknown)."""
+    wanted = request.GET.get("round", "")
+    chosen = next((r for r in published if str(r.number) == wanted), None)
+    return chosen or (published[-1] if published else None)
+
+
+def _my_game(round_: Round | None, me: Player | None) -> Game | None:
+    if round_ is None or me is None:
+        return None
+    return round_.games.filter(Q(player_a=me) | Q(player_b=me)).first()
 
 
 def _round_games(round_: Round | None) -> list[Game]:

@@ -11,12 +11,22 @@ CHROMIUM = os.environ.get("MUSTER_CHROMIUM", "/usr/bin/chromium")
 VIEWPORT = {"width": 360, "height": 740}
 
 
+def missing(reason: str) -> None:
+    """Skip on a developer's machine; fail where the browser tests must run (CI sets the flag)."""
+    if os.environ.get("MUSTER_REQUIRE_BROWSER"):
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
 @pytest.fixture
 def chromium() -> Iterator[object]:
     """Per test, so Playwright's event loop is gone before pytest-django flushes the database."""
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM} (install Debian's chromium or set MUSTER_CHROMIUM)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
+        missing(f"no Chromium at {CHROMIUM} (install Debian's chromium or set MUSTER_CHROMIUM)")
+    try:
+        from playwright import sync_api
+    except ImportError:
+        missing("the playwright package is missing")
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
                                              args=["--no-sandbox"])
@@ -46,7 +56,9 @@ def new_page(chromium, live_server, monkeypatch):
 
 
 @pytest.fixture
-def screenshots(tmp_path) -> Path:
-    directory = Path(os.environ.get("MUSTER_SCREENSHOTS") or tmp_path / "screenshots")
+def screenshots(request, tmp_path) -> Path:
+    """Where screenshots go: $MUSTER_SCREENSHOTS/<test name> (CI keeps them), else a temp dir."""
+    root = os.environ.get("MUSTER_SCREENSHOTS")
+    directory = Path(root) / request.node.name if root else tmp_path / "screenshots"
     directory.mkdir(parents=True, exist_ok=True)
     return directory

@@ -8,6 +8,7 @@ import pytest
 
 from league.models import Game, Player, Tournament
 from league.services import rounds, tournaments
+from tests.browser.a11y import audit
 from tests.browser.events import open_event, organiser, register, user
 
 # serialized_rollback: like every transactional test here, so the flush afterwards keeps the
@@ -16,7 +17,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, seria
 
 
 class Shots:
-    """Numbered screenshots of each step (a reviewer reads them in order)."""
+    """Numbered screenshots of each step (a reviewer reads them in order); each step's page is
+    also audited for labels, accessible names and contrast."""
 
     def __init__(self, directory: Path):
         self.directory, self.count = directory, 0
@@ -24,6 +26,7 @@ class Shots:
     def __call__(self, page, name: str) -> None:
         self.count += 1
         page.screenshot(path=str(self.directory / f"{self.count:02d}-{name}.png"), full_page=True)
+        assert audit(page) == [], name
 
 
 def fill_unit(page, index: int, name: str, slot: str, points: int, models: int = 1) -> None:

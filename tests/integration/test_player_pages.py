@@ -5,8 +5,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from armylists.services import entries_from_units
 from league.models import Game, Player, Tournament
-from league.services import rounds, tournaments
+from league.services import lists, results, rounds, tournaments
 from tests.browser.events import LEGAL_UNITS, lock_and_pair, open_event, organiser, register, user
 
 pytestmark = pytest.mark.django_db
@@ -258,3 +259,112 @@ def test_event_page_queries_do_not_grow_with_players(client, staff, players,
         page = client.get(reverse("tournament", args=[event.slug]))
     assert page.status_code == 200
     assert text(page).count('<tr class="mine">') == 1
+
+
+# --- role lists, versions, past rounds -----------------------------------------------------------
+
+ATTACKER_UNITS = [  # strike-and-withdraw-attacker: hq 1, elites 2, fast attack 1
+    {"name": "Captain", "slot": "hq", "points": 100, "models": 1},
+    {"name": "Veterans", "slot": "elites", "points": 150, "models": 5},
+    {"name": "Terminators", "slot": "elites", "points": 200, "models": 5},
+    {"name": "Bikers", "slot": "fast_attack", "points": 120, "models": 3},
+]
+
+
+def test_role_lists_only_in_events_that_can_roll_a_special_mission(client, staff):
+    plain = open_event(staff, name="Sans missions spéciales", on_six="reroll")
+    alice = user("alice")
+    player = register(plain, alice, "Alice")
+    signed_in(client, alice)
+    url = reverse("player_list", args=[plain.slug, player.pk])
+    assert "Attacker list" not in text(client.get(url))
+    assert client.get(f"{url}?role=attacker").status_code == 404
+
+    special = open_event(staff, name="Avec missions spéciales", on_six="special")
+    player = register(special, alice, "Alice")
+    url = reverse("player_list", args=[special.slug, player.pk])
+    page = text(client.get(url))
+    assert f"{url}?role=attacker" in page and f"{url}?role=defender" in page
+    attacker = f"{url}?role=attacker"
+    page = text(client.get(attacker))
+    assert "Strike and Withdraw (attacker)" in page and "No list submitted yet." in page
+    # The attacker chart wants two Elites: the main list's units are illegal here.
+    page = text(client.post(attacker, units_post(LEGAL_UNITS), follow=True))
+    assert "This list is not legal." in page
+    page = text(client.post(attacker, units_post(ATTACKER_UNITS), follow=True))
+    assert "This list is legal." in page
+    assert lists.current_list(player, "attacker").chart.slug == "strike-and-withdraw-attacker"
+    assert lists.current_list(player, "").valid  # the main list is untouched
+    assert lists.current_list(player, "defender") is None
+    assert client.get(f"{url}?role=general").status_code == 404
+
+
+def test_list_versions_are_listed_and_an_earlier_one_can_be_read(client, staff, event):
+    alice = user("alice")
+    player = register(event, alice, "Alice", units=None)
+    url = reverse("player_list", args=[event.slug, player.pk])
+    signed_in(client, alice)
+    client.post(url, units_post([{"name": "Lonely Captain", "slot": "hq", "points": 100}]))
+    assert "Versions" not in text(client.get(url))  # one version: no history to show
+    client.post(url, units_post(LEGAL_UNITS))
+    history = lists.history(lists.current_list(player))
+    assert len(history) == 2 and history[0].valid and not history[1].valid
+    page = text(client.get(url))
+    earlier = f"{url}?version={history[1].pk}"
+    assert "Versions" in page and earlier in page
+    old = client.get(earlier)
+    assert old.status_code == 200
+    assert "earlier version" in text(old) and "Lonely Captain" in text(old)
+    assert "Submit this list" not in text(old)  # an old version is read, not edited
+    assert client.get(f"{url}?version={history[0].pk + 1000}").status_code == 404
+    # Another player's list version is not reachable through this page.
+    bob = register(event, user("bob"), "Bob")
+    assert client.get(f"{url}?version={lists.current_list(bob).pk}").status_code == 404
+
+
+def test_history_walks_the_whole_chain_in_one_query(django_assert_num_queries, staff, event):
+    player = register(event, user("alice"), "Alice")
+    for _ in range(5):
+        lists.submit_list(staff, player, role="", entries=entries_from_units(LEGAL_UNITS))
+    current = lists.current_list(player)
+    with django_assert_num_queries(1):
+        chain = lists.history(current)
+    assert len(chain) == 6 and chain[0].pk == current.pk
+    assert [v.supersedes_id for v in chain[:-1]] == [v.pk for v in chain[1:]]
+    assert chain[-1].supersedes_id is None
+    assert lists.versions(current) == [v.pk for v in chain[1:]]
+
+
+def test_past_rounds_can_be_shown_and_my_game_is_linked(client, staff, paired):
+    accounts, _players, game = paired
+    event = game.round.tournament
+    account = next(a for a in accounts.values() if a.pk == game.player_a.user_id)
+    results.report(staff, game.pk, results.ResultInput(winner=game.player_a_id))
+    event.refresh_from_db()
+    second = rounds.pair_next_round(staff, event).games.get()
+    signed_in(client, account)
+    url = reverse("tournament", args=[event.slug])
+    latest = text(client.get(url))
+    assert "?round=1" in latest and "?round=2" in latest
+    assert reverse("game", args=[second.pk]) in latest
+    first = text(client.get(f"{url}?round=1"))
+    assert reverse("game", args=[game.pk]) in first and reverse("game", args=[second.pk]) in first
+    assert 'aria-current="page">Round 1' in first
+    stranger = text(signed_in(client, user("mallory")).get(f"{url}?round=1"))
+    assert reverse("game", args=[game.pk]) not in stranger  # only players' own games are linked
+
+
+@pytest.mark.parametrize("versions", [1, 8])
+def test_list_page_queries_do_not_grow_with_versions_or_units(
+        client, staff, event, versions, django_assert_max_num_queries):
+    alice = user("alice")
+    player = register(event, alice, "Alice", units=None)
+    units = LEGAL_UNITS + [{"name": f"Squad {i}", "slot": "troops", "points": 10, "models": 5}
+                           for i in range(versions)]
+    for _ in range(versions):
+        lists.submit_list(staff, player, role="", entries=entries_from_units(units))
+    signed_in(client, alice)
+    # session, user, event, player, role charts, current list, its history, slot names
+    with django_assert_max_num_queries(9):
+        page = client.get(reverse("player_list", args=[event.slug, player.pk]))
+    assert page.status_code == 200 and "Squad 0" in text(page)
