@@ -1,6 +1,9 @@
 """Error pages: JSON under /api/, friendly bilingual pages elsewhere."""
-from django.http import JsonResponse
+from django.http import HttpResponseServerError, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import render
+from django.template import loader
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 
@@ -27,4 +30,11 @@ def bad_request(request, exception=None):
 
 
 def server_error(request):
-    return _respond(request, 500, "server_error", _("Something went wrong on our side."))
+    detail = _("Something went wrong on our side.")
+    if _is_api(request):
+        return JsonResponse({"detail": detail, "code": "server_error"}, status=500)
+    # No context processors: the session, the user and the messages would query the database,
+    # which may be what failed. The page shows the signed-out header instead.
+    context = {"status": 500, "detail": detail, "request": request,
+               "csrf_token": get_token(request), "LANGUAGE_CODE": get_language()}
+    return HttpResponseServerError(loader.render_to_string("error.html", context))

@@ -6,7 +6,9 @@ from django.core.cache import cache
 from rest_framework.throttling import SimpleRateThrottle
 
 # Generous enough for a 200-player venue behind one Wi-Fi address; strict enough for scripts.
-DEFAULT_RATES = {"signup": "60/hour", "login": "30/minute"}
+# Password reset: per IP, and per address (hashed) so the form cannot flood one mailbox.
+DEFAULT_RATES = {"signup": "60/hour", "login": "30/minute",
+                 "password_reset": "20/hour", "password_reset_email": "3/hour"}
 PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 

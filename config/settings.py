@@ -3,6 +3,7 @@ from pathlib import Path
 
 import environ
 
+from config.mail import email_settings
 from config.secret import load_or_create_secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -149,6 +150,8 @@ SPECTACULAR_SETTINGS = {
 
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="muster@localhost")
+# EMAIL_URL (e.g. smtp+tls://user:pass@host:587) overrides the backend, server, login and TLS.
+globals().update(email_settings(env.str("EMAIL_URL", default="")))
 
 # HTTPS=true is the production switch: redirects, HSTS and cookies that never travel over HTTP.
 HTTPS = env.bool("HTTPS", default=False)

@@ -1,8 +1,10 @@
 """Accounts: sign-up and token log-in for the API, rate-limited log-in for the site's pages."""
+from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.views import LoginView
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import HttpResponse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -13,6 +15,7 @@ from rest_framework.views import APIView
 
 from config.api_errors import validated
 from config.ratelimit import LoginThrottle, SignupThrottle, client_ip, hit
+from league.services.profiles import preferred_language
 
 User = get_user_model()
 
@@ -69,6 +72,19 @@ class TokenView(APIView):
         return Response({"token": token.key})
 
 
+def apply_language(response: HttpResponse, language: str) -> HttpResponse:
+    """Activate ``language`` and keep it in the cookie set_language uses; "" changes nothing."""
+    if language:
+        translation.activate(language)
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE,
+            path=settings.LANGUAGE_COOKIE_PATH, domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
+    return response
+
+
 class RateLimitedLoginView(LoginView):
     """The site's log-in page, sharing the API's per-IP log-in limit."""
 
@@ -76,3 +92,8 @@ class RateLimitedLoginView(LoginView):
         if not hit("login", client_ip(request)):
             return HttpResponse(_("Too many attempts; wait a minute."), status=429)
         return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form):
+        # The account's language wins over the browser's from now on (cookie, as set_language).
+        response = super().form_valid(form)
+        return apply_language(response, preferred_language(form.get_user()))

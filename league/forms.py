@@ -11,12 +11,10 @@ from django.utils.translation import gettext_lazy as _
 
 from armylists.roster import FORMATS
 from armylists.serializers import MAX_ROSTER_CHARS, MAX_UNITS
-from league.models import Game
 
 MAX_ROSTER_FILE = 2 * 1024 * 1024  # as the API: a 2 MiB file (3 MiB once base64-encoded)
 ROSTER_EXTENSIONS = (".ros", ".rosz", ".json", ".txt")
 EXTRA_ROWS = 3
-DRAW = "draw"
 
 
 class SignupForm(UserCreationForm):
@@ -133,48 +131,3 @@ def format_choices() -> list[tuple[str, Any]]:
     labels = {"battlescribe_text": _("BattleScribe text"), "ros": ".ros", "rosz": ".rosz",
               "newrecruit_json": _("NewRecruit JSON")}
     return [("auto", _("Detect")), *((fmt, labels.get(fmt, fmt)) for fmt in FORMATS)]
-
-
-class ReportForm(forms.Form):
-    """A result: the winner or a draw, each player's victory points, stratagems declared."""
-
-    winner = forms.ChoiceField(label=_("Result"), widget=forms.RadioSelect)
-    vp_a = forms.IntegerField(label=_("Victory points"), min_value=0, max_value=1_000_000,
-                              required=False)
-    vp_b = forms.IntegerField(label=_("Victory points"), min_value=0, max_value=1_000_000,
-                              required=False)
-    stratagems_a = forms.MultipleChoiceField(label=_("Stratagems"), required=False,
-                                             widget=forms.CheckboxSelectMultiple)
-    stratagems_b = forms.MultipleChoiceField(label=_("Stratagems"), required=False,
-                                             widget=forms.CheckboxSelectMultiple)
-
-    def __init__(self, *args: Any, game: Game, stratagems: list[tuple[str, str]], **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self.game = game
-        a, b = game.player_a, game.player_b
-        self.fields["winner"].choices = [
-            (str(a.pk), _("%(player)s won") % {"player": a.name}),
-            (str(b.pk), _("%(player)s won") % {"player": b.name}),
-            (DRAW, _("Draw")),
-        ]
-        for side, player in (("a", a), ("b", b)):
-            self.fields[f"vp_{side}"].label = _("Victory points of %(player)s") % {"player": player.name}
-            field = self.fields[f"stratagems_{side}"]
-            field.label = _("Stratagems of %(player)s") % {"player": player.name}
-            field.choices = stratagems
-
-    def content(self) -> dict[str, Any]:
-        """The service's input: winner (None for a draw), VP and stratagems keyed by player id."""
-        data, game = self.cleaned_data, self.game
-        sides = (("a", game.player_a_id), ("b", game.player_b_id))
-        return {
-            "winner": None if data["winner"] == DRAW else int(data["winner"]),
-            "victory_points": {pid: data[f"vp_{s}"] for s, pid in sides if data[f"vp_{s}"] is not None},
-            "stratagems": {pid: list(data[f"stratagems_{s}"]) for s, pid in sides
-                           if data[f"stratagems_{s}"]},
-        }
-
-
-class DisputeForm(forms.Form):
-    reason = forms.CharField(label=_("Why do you dispute this result?"), max_length=500,
-                             required=False, widget=forms.Textarea(attrs={"rows": 3}))

@@ -205,6 +205,8 @@ class Game(models.Model):
     # The confirmed result, copied from the report that settled the game.
     winner = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     victory_points = models.JSONField(_("victory points"), default=dict, blank=True)
+    # Stratagems each player declared before deployment: {player id (str): [slugs]} (§3.2).
+    declarations = models.JSONField(_("stratagem declarations"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("game")
@@ -288,3 +290,4 @@ class AuditEntry(models.Model):
 
 
 from league.pack_models import MissionPack  # noqa: E402, F401
+from league.profile_models import Profile  # noqa: E402, F401

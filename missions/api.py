@@ -157,9 +157,8 @@ class VictoryPointsView(APIView):
     @extend_schema(request=VictoryPointsSerializer, responses={200: REPORT})
     def post(self, request):
         data = validated(VictoryPointsSerializer, request)
-        rules = services.mission_spec(data["mission"]).victory_points
         try:
-            result = victory.score(tuple(side_state(s) for s in data["sides"]), rules)
+            result = services.score_game(data["mission"], tuple(side_state(s) for s in data["sides"]))
         except victory.VpInputError as exc:
             return api_error(vp_message(exc.code, exc.params), exc.code)
         body = {

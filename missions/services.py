@@ -97,6 +97,11 @@ def roll_with(stream: DiceStream, action: Callable[[Roller], T], actor=None) -> 
         return action(roller)
 
 
+def score_game(mission: Mission, sides: tuple[victory.SideState, victory.SideState]) -> victory.VpResult:
+    """Score a finished game under the mission's VP rules (25% rule; raises VpInputError)."""
+    return victory.score(sides, mission_spec(mission).victory_points)
+
+
 def vp_result(sides: tuple[str, str], points: Mapping[str, int]) -> victory.VpResult:
     """Winner and margin from reported totals (no unit detail)."""
     return victory.result_of(tuple(victory.SideScore(name, points.get(name, 0), ()) for name in sides))

@@ -70,7 +70,7 @@ def _check_content(game: Game, content: ResultInput) -> int | None:
             raise Invalid(_("Player %(id)s did not play in this game.") % {"id": pid}, "player_not_in_game")
     if any(not 0 <= int(v) <= MAX_VP for v in content.victory_points.values()):
         raise Invalid(_("Victory points must be between 0 and %(max)s.") % {"max": MAX_VP}, "vp_invalid")
-    _check_stratagems(game, content.stratagems)
+    check_stratagems(game, content.stratagems)
     winner = content.winner
     if winner is not None and winner not in ids:
         raise Invalid(_("The winner must be one of the two players."), "winner_not_in_game")
@@ -94,7 +94,7 @@ def _decide(game: Game, content: ResultInput) -> int | None:
     return None if decision.winner is None else int(decision.winner)
 
 
-def _check_stratagems(game: Game, declared: Mapping[int, Sequence[str]]) -> None:
+def check_stratagems(game: Game, declared: Mapping[int, Sequence[str]]) -> None:
     if not declared or game.mission is None:
         return
     categories = missions.stratagem_categories()

@@ -1,36 +1,54 @@
-"""A player's game: opponent, table, mission, pre-game rolls; report, confirm or dispute."""
+"""A player's game: opponent, table, mission, pre-game rolls, stratagem declarations, table
+rolls, the victory-points helper; report, confirm or dispute. Every action is a form posting
+``action`` to this page, then a redirect (or the page again with the errors)."""
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from league.audit import Actor
 from league.errors import Forbidden, NotFound
-from league.forms import DisputeForm, ReportForm
+from league.game_forms import (
+    DeclarationForm,
+    DisputeForm,
+    ReportForm,
+    TableRollForm,
+    VpFormSet,
+    grown_vp,
+    vp_rows_from_list,
+)
 from league.models import Game, Player, Report, Round, Tournament
-from league.services import results
+from league.services import declarations, results, table_rolls
+from league.services.lists import current_list
 from league.services.packs import Catalogue, game_length_text, roll_lines
 from league.views.common import attempt
+from missions import legality, victory
+from missions import services as missions
+from missions.messages import vp_message
 from missions.models import Stratagem
 
 OPEN = (Report.Status.REPORTED, Report.Status.DISPUTED)
+SIDES = ("a", "b")
 
 
 def game(request, pk: int):
     actor = Actor.of(request)
     found = _visible_game(actor, pk)
     me = _side(actor, found)
+    bound: dict[str, Any] = {}
     if request.method == "POST":
-        response = _act(request, actor, found, me)
+        response = _act(request, actor, found, bound)
         if response is not None:
             return response
         found = _visible_game(actor, pk)  # re-read: the refused action changed nothing
-    return render(request, "league/game.html", game_context(request, found, me))
+    return render(request, "league/game.html", game_context(request, found, me, bound))
 
 
 def _visible_game(actor: Actor, pk: int) -> Game:
@@ -53,31 +71,92 @@ def _side(actor: Actor, found: Game) -> Player | None:
     return results.side_of(actor, found)
 
 
-def _act(request, actor: Actor, found: Game, me: Player | None):
+def _act(request, actor: Actor, found: Game, bound: dict[str, Any]):
     """Run the posted action; a redirect when it went through, None to show the page again."""
     action = request.POST.get("action")
-    if action == "report":
-        form = ReportForm(request.POST, game=found, stratagems=stratagem_choices())
-        if not form.is_valid():
-            request.report_form = form
-            return None
-        done = attempt(request, lambda: results.report(
-            actor, found.pk, results.ResultInput(**form.content())))
-        if done is None:
-            request.report_form = form
-            return None
-        messages.success(request, _status_message(done.status))
-    elif action == "confirm":
-        if attempt(request, lambda: results.confirm(actor, found.pk)) is None:
-            return None
-        messages.success(request, _("Result confirmed."))
-    elif action == "dispute":
-        form = DisputeForm(request.POST)
-        reason = form.cleaned_data["reason"] if form.is_valid() else ""
-        if attempt(request, lambda: results.dispute(actor, found.pk, reason)) is None:
-            return None
-        messages.success(request, _("Result disputed: an organiser will settle it."))
+    handler = {"report": _report, "roll": _roll, "declare": _declare, "vp": _vp,
+               "confirm": _confirm, "dispute": _dispute}.get(action or "")
+    if handler is None:
+        return redirect("game", pk=found.pk)
+    return handler(request, actor, found, bound)
+
+
+def _report(request, actor: Actor, found: Game, bound: dict[str, Any]):
+    form = ReportForm(request.POST, game=found, stratagems=stratagem_choices())
+    bound["report_form"] = form
+    if not form.is_valid():
+        return None
+    done = attempt(request, lambda: results.report(
+        actor, found.pk, results.ResultInput(**form.content())))
+    if done is None:
+        return None
+    messages.success(request, _status_message(done.status))
     return redirect("game", pk=found.pk)
+
+
+def _confirm(request, actor: Actor, found: Game, bound: dict[str, Any]):
+    if attempt(request, lambda: results.confirm(actor, found.pk)) is None:
+        return None
+    messages.success(request, _("Result confirmed."))
+    return redirect("game", pk=found.pk)
+
+
+def _dispute(request, actor: Actor, found: Game, bound: dict[str, Any]):
+    form = DisputeForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    if attempt(request, lambda: results.dispute(actor, found.pk, reason)) is None:
+        return None
+    messages.success(request, _("Result disputed: an organiser will settle it."))
+    return redirect("game", pk=found.pk)
+
+
+def _roll(request, actor: Actor, found: Game, bound: dict[str, Any]):
+    form = TableRollForm(request.POST, turns=_turns(found, request.POST.get("kind")))
+    if not form.is_valid():
+        messages.error(request, _("This roll could not be made: check the turn and the note."))
+        return None
+    made = attempt(request, lambda: table_rolls.roll(actor, found.pk, form.request()))
+    if made is None:
+        return None
+    line = roll_line(made, found)
+    messages.success(request, _("%(what)s: %(dice)s. %(result)s") % {
+        "what": line["what"], "dice": line["dice"], "result": line["result"]})
+    return redirect(reverse("game", args=[found.pk]) + "#dice")
+
+
+def _declare(request, actor: Actor, found: Game, bound: dict[str, Any]):
+    rows = _stratagem_rows()
+    try:
+        player_id = int(request.POST.get("player", ""))
+    except ValueError:
+        player_id = 0
+    form = DeclarationForm(request.POST, choices=_declarable(found, rows, player_id))
+    bound[f"declare_{player_id}"] = form
+    if not form.is_valid():
+        return None
+    slugs = form.cleaned_data["stratagems"]
+    if attempt(request, lambda: declarations.declare(actor, found.pk, player_id, slugs)) is None:
+        return None
+    messages.success(request, _("Stratagems declared."))
+    return redirect("game", pk=found.pk)
+
+
+def _vp(request, actor: Actor, found: Game, bound: dict[str, Any]):
+    sets = {side: VpFormSet(request.POST, prefix=f"vp{side}") for side in SIDES}
+    if "vp_add_rows" in request.POST:
+        bound["vp_sets"] = {side: grown_vp(fs, f"vp{side}") for side, fs in sets.items()}
+        return None
+    bound["vp_sets"] = sets
+    if not all(fs.is_valid() for fs in sets.values()):
+        return None
+    players = (found.player_a, found.player_b)
+    states = tuple(victory.SideState(str(p.pk), found.roles.get(str(p.pk)), sets[s].units())
+                   for s, p in zip(SIDES, players, strict=True))
+    try:
+        bound["vp_result"] = missions.score_game(found.mission, states)
+    except victory.VpInputError as exc:
+        bound["vp_error"] = vp_message(exc.code, exc.params)
+    return None
 
 
 def _status_message(status: str) -> str:
@@ -88,12 +167,37 @@ def _status_message(status: str) -> str:
     return _("Result reported: your opponent must now confirm it.")
 
 
-def stratagem_choices() -> list[tuple[str, str]]:
-    return [(s.slug, f"{s.name} ({s.category.name})")
+def _stratagem_rows() -> list[tuple[str, str, str]]:
+    """(slug, label, category slug) of every stratagem, in catalogue order (one query)."""
+    return [(s.slug, f"{s.name} ({s.category.name})", s.category.slug)
             for s in Stratagem.objects.select_related("category").order_by("category__order", "order")]
 
 
-def game_context(request, found: Game, me: Player | None) -> dict[str, Any]:
+def stratagem_choices(rows: list[tuple[str, str, str]] | None = None) -> list[tuple[str, str]]:
+    return [(slug, label) for slug, label, _category in (rows or _stratagem_rows())]
+
+
+def _declarable(found: Game, rows: list[tuple[str, str, str]], player_id: int) -> list[tuple[str, str]]:
+    """The stratagems this player's mission and role allow (forbidden categories left out)."""
+    if found.mission is None:
+        return []
+    granted = legality.allowance_for(found.round.tournament.level.stratagems_per_player,
+                                     found.roles.get(str(player_id)), missions.exceptions_of(found.mission))
+    return [(slug, label) for slug, label, category in rows
+            if category not in granted.forbidden_categories]
+
+
+def _turns(found: Game, kind: str | None) -> tuple[int, ...]:
+    if kind == table_rolls.GAME_LENGTH:
+        return table_rolls.game_length_turns(found)
+    if kind == table_rolls.RESERVES:
+        return table_rolls.reserves_turns()
+    return ()
+
+
+def game_context(request, found: Game, me: Player | None,
+                 bound: dict[str, Any] | None = None) -> dict[str, Any]:
+    bound = bound or {}
     event = found.round.tournament
     context: dict[str, Any] = {"game": found, "tournament": event, "me": me,
                                "opponent": _opponent(found, me)}
@@ -102,8 +206,10 @@ def game_context(request, found: Game, me: Player | None) -> dict[str, Any]:
     catalogue = Catalogue(event.level)
     names = {str(p.pk): p.name for p in (found.player_a, found.player_b)}
     ids = (str(found.player_a_id), str(found.player_b_id))
-    latest = found.reports.filter(status__in=OPEN).select_related("winner").order_by(
-        "-created_at", "-pk").first()
+    reports = list(found.reports.select_related("winner").order_by("-created_at", "-pk"))
+    latest = next((r for r in reports if r.status in OPEN), None)
+    rows = _stratagem_rows()
+    live = found.round.status != Round.Status.DRAFT
     context.update(
         sides=_sides(found, catalogue),
         rules=_rules(found, catalogue),
@@ -111,15 +217,145 @@ def game_context(request, found: Game, me: Player | None) -> dict[str, Any]:
         rolls=roll_lines(found, ids, names),
         latest=latest, latest_summary=_summary(found, latest, catalogue) if latest else None,
         may_confirm=_may_answer(found, me, latest),
-        may_report=found.round.status != Round.Status.DRAFT and (
-            found.status != Game.Status.CONFIRMED or (me is None and Actor.of(request).is_staff)),
+        may_report=live and (found.status != Game.Status.CONFIRMED
+                             or (me is None and Actor.of(request).is_staff)),
+        declared=_declared(found, catalogue),
+        declare_forms=_declare_forms(request, found, me, rows, bound, open_=live and not reports
+                                     and found.status != Game.Status.CONFIRMED),
+        **_dice_context(found, live, names),
     )
     if context["may_report"]:
-        context["report_form"] = getattr(request, "report_form", None) or ReportForm(
-            game=found, stratagems=stratagem_choices())
+        vp_result = bound.get("vp_result")
+        context.update(_vp_context(found, bound, vp_result))
+        initial = {f"vp_{s}": side.victory_points
+                   for s, side in zip(SIDES, vp_result.sides, strict=True)} if vp_result else {}
+        context["report_form"] = bound.get("report_form") or ReportForm(
+            game=found, stratagems=stratagem_choices(rows), initial=initial)
         context["dispute_form"] = DisputeForm()
     return context
 
+
+# --- stratagem declarations ------------------------------------------------------------------
+
+def _declared(found: Game, catalogue: Catalogue) -> list[dict[str, Any]]:
+    """Each side's declaration, shown to both players at once (§3.2 declares openly)."""
+    lines = []
+    for player in (found.player_a, found.player_b):
+        slugs = found.declarations.get(str(player.pk))
+        lines.append({"player": player, "declared": slugs is not None,
+                      "names": [catalogue.stratagems.get(s, s) for s in slugs or ()]})
+    return lines
+
+
+def _declare_forms(request, found: Game, me: Player | None, rows, bound: dict[str, Any],
+                   open_: bool) -> list[dict[str, Any]]:
+    """A form for the actor's own side, or for both sides for an organiser."""
+    if not open_:
+        return []
+    players = [me] if me is not None else (
+        [found.player_a, found.player_b] if Actor.of(request).is_staff else [])
+    forms = []
+    for player in players:
+        form = bound.get(f"declare_{player.pk}") or DeclarationForm(
+            choices=_declarable(found, rows, player.pk), auto_id=f"id_declare_{player.pk}_%s",
+            initial={"player": player.pk, "stratagems": found.declarations.get(str(player.pk), [])})
+        forms.append({"player": player, "form": form})
+    return forms
+
+
+# --- table rolls -----------------------------------------------------------------------------
+
+def _dice_context(found: Game, live: bool, names: dict[str, str]) -> dict[str, Any]:
+    log = table_rolls.log(found)
+    may_roll = live and found.status != Game.Status.CONFIRMED
+    return {"table_log": [roll_line(line, found) for line in log], "may_roll": may_roll,
+            "roll_forms": _roll_forms(found, log) if may_roll else []}
+
+
+def _roll_forms(found: Game, log: list[table_rolls.TableRoll]) -> list[dict[str, Any]]:
+    labels = {table_rolls.GAME_LENGTH: _("Random game length"), table_rolls.RESERVES: _("Reserves"),
+              table_rolls.NIGHT: _("Night fighting range (2D6 × 3)"), table_rolls.D6: _("Roll a D6"),
+              table_rolls.TWO_D6: _("Roll 2D6"), table_rolls.D3: _("Roll a D3")}
+    forms = []
+    for kind in table_rolls.offered(found):
+        if kind in table_rolls.PLAIN and kind != table_rolls.D6:
+            continue  # the plain dice share one form, one button each
+        turns = _turns(found, kind)
+        initial = {"kind": kind, "nonce": secrets.token_hex(8), "turn": _next_turn(kind, turns, log)}
+        form = TableRollForm(initial=initial, turns=turns, auto_id=f"id_roll_{kind}_%s")
+        buttons = ([(k, labels[k]) for k in table_rolls.PLAIN] if kind == table_rolls.D6
+                   else [(kind, labels[kind])])
+        forms.append({"kind": kind, "buttons": buttons, "form": form, "has_turn": bool(turns),
+                      "has_what": kind in table_rolls.PLAIN or kind == table_rolls.RESERVES})
+    return forms
+
+
+def _next_turn(kind: str, turns: tuple[int, ...], log: list[table_rolls.TableRoll]) -> int | None:
+    """After an extra turn was won, offer the next end-of-turn roll first."""
+    if not turns:
+        return None
+    if kind == table_rolls.GAME_LENGTH:
+        done = [r.details for r in log if r.kind == kind]
+        if done and done[0].get("extra_turn") and done[0]["turn"] + 1 in turns:
+            return done[0]["turn"] + 1
+    return turns[0]
+
+
+def roll_line(line: table_rolls.TableRoll, found: Game) -> dict[str, Any]:
+    """One table roll in words: who, when, what for, the dice and what they mean."""
+    players = {p.pk: p.name for p in (found.player_a, found.player_b) if p is not None}
+    details = line.details
+    who = players.get(details.get("player")) or _("%(name)s (organiser)") % {"name": line.username}
+    what, result = _roll_words(line)
+    if details.get("what"):
+        what = f"{what} · {details['what']}"
+    return {"who": who, "when": line.rolled_at, "what": what,
+            "dice": ", ".join(str(d) for d in line.dice), "result": result}
+
+
+def _roll_words(line: table_rolls.TableRoll) -> tuple[str, str]:
+    details, total = line.details, line.total
+    if line.kind == table_rolls.GAME_LENGTH:
+        turn = details.get("turn")
+        what = _("Random game length, end of turn %(turn)s") % {"turn": turn}
+        if details.get("extra_turn"):
+            return what, _("4+: one more turn is played (turn %(next)s).") % {"next": (turn or 0) + 1}
+        return what, _("1–3: the game ends after turn %(turn)s.") % {"turn": turn}
+    if line.kind == table_rolls.RESERVES:
+        what = _("Reserves, start of turn %(turn)s (arrives on %(target)s+)") % {
+            "turn": details.get("turn"), "target": details.get("target")}
+        arrives = details.get("arrives")
+        return what, _("The unit arrives.") if arrives else _("The unit stays in reserve.")
+    if line.kind == table_rolls.NIGHT:
+        return (_("Night fighting range"),
+                _("%(range)s inches: targets further away cannot be shot.") % {"range": total})
+    return table_rolls.PLAIN.get(line.kind, line.kind), _("Total %(total)s.") % {"total": total}
+
+
+# --- victory-points helper -------------------------------------------------------------------
+
+def _vp_context(found: Game, bound: dict[str, Any], result: victory.VpResult | None) -> dict[str, Any]:
+    players = (found.player_a, found.player_b)
+    sets = bound.get("vp_sets") or {
+        side: VpFormSet(prefix=f"vp{side}", initial=vp_rows_from_list(_entries(found, player)))
+        for side, player in zip(SIDES, players, strict=True)}
+    sides = [{"player": player, "formset": sets[side]}
+             for side, player in zip(SIDES, players, strict=True)]
+    if result is not None:
+        for side, score in zip(sides, result.sides, strict=True):
+            side["score"] = score
+    return {"vp_sides": sides, "vp_error": bound.get("vp_error"), "vp_result": result,
+            "vp_open": "vp_sets" in bound}
+
+
+def _entries(found: Game, player: Player) -> list[dict[str, Any]]:
+    """The units of the list the player brought: their role's list, else their main list."""
+    role = found.roles.get(str(player.pk))
+    army_list = (current_list(player, role) if role else None) or current_list(player)
+    return list(army_list.entries) if army_list else []
+
+
+# --- what the page already showed ----------------------------------------------------------------
 
 def _opponent(found: Game, me: Player | None) -> Player | None:
     if me is None or found.is_bye:

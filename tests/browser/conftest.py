@@ -44,8 +44,8 @@ def new_page(chromium, live_server, monkeypatch):
     contexts = []
 
     def make(**options):
-        context = chromium.new_context(viewport=VIEWPORT, base_url=live_server.url,
-                                       locale="en-GB", **options)
+        options = {"locale": "en-GB", **options}  # a page may ask for another language
+        context = chromium.new_context(viewport=VIEWPORT, base_url=live_server.url, **options)
         context.set_default_timeout(10_000)
         contexts.append(context)
         return context.new_page()

@@ -97,16 +97,18 @@ def test_player_journey(new_page, screenshots):
     alice.get_by_text("your opponent must now confirm it").wait_for()
     shot(alice, "reported")
 
-    # Bob, in a browser of his own, logs in and confirms.
-    opponent = new_page()
+    # Bob, in a browser of his own set to French, logs in and confirms: the whole page is French.
+    opponent = new_page(locale="fr-FR")
     opponent.goto(f"/login/?next=/games/{game.pk}/")
+    assert opponent.locator("html").get_attribute("lang") == "fr"
     opponent.fill("#id_username", "bob")
     opponent.fill("#id_password", "bob-pass-98765")
-    opponent.get_by_role("button", name="Log in").click()
+    opponent.get_by_role("button", name="Se connecter").click()
     opponent.wait_for_url(re.compile(f"/games/{game.pk}/$"))
-    opponent.get_by_role("button", name="Confirm this result").click()
-    opponent.get_by_text("Result confirmed.").wait_for()
-    shot(opponent, "confirmed")
+    shot(opponent, "game-fr")
+    opponent.get_by_role("button", name="Confirmer ce résultat").click()
+    opponent.get_by_text("Résultat confirmé.").wait_for()
+    shot(opponent, "confirmed-fr")
     assert Game.objects.get(pk=game.pk).winner_id == me.pk
 
     # The standings show the winner first.

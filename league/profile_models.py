@@ -1,0 +1,20 @@
+"""A player's account preferences, kept apart from the league's rows."""
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Profile(models.Model):
+    """One per account, created on first use; a blank language follows the browser."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="profile", verbose_name=_("account"))
+    language = models.CharField(_("preferred language"), max_length=10, blank=True, default="",
+                                choices=settings.LANGUAGES)
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
+
+    def __str__(self) -> str:
+        return str(self.user)

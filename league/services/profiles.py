@@ -1,0 +1,37 @@
+"""Account preferences: the e-mail address and the language a player prefers."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from league.audit import Actor, record
+from league.errors import Invalid
+from league.profile_models import Profile
+
+
+def preferred_language(user: Any) -> str:
+    """The account's language code, or "" to follow the browser (one query, none if anonymous)."""
+    if not getattr(user, "is_authenticated", False):
+        return ""
+    return Profile.objects.filter(user=user).values_list("language", flat=True).first() or ""
+
+
+def remember_language(user: Any, language: str) -> Profile:
+    """Store the language on the account; "" goes back to following the browser."""
+    if language not in {"", *dict(settings.LANGUAGES)}:
+        raise Invalid(_("Choose one of the offered languages."), "unknown_language")
+    return Profile.objects.update_or_create(user=user, defaults={"language": language})[0]
+
+
+@transaction.atomic
+def update_account(actor: Actor, *, email: str, language: str) -> Profile:
+    """Save the profile form; an address change is audited (without the addresses)."""
+    user = actor.user
+    if email != user.email:
+        user.email = email
+        user.save(update_fields=["email"])
+        record(actor, "account.email", None, user.username)
+    return remember_language(user, language)
