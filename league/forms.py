@@ -77,8 +77,16 @@ class BaseUnitFormSet(forms.BaseFormSet):
         return self.form(auto_id=self.auto_id, prefix=self.add_prefix("__prefix__"),
                          empty_permitted=True, use_required_attribute=False, slots=self.slots)
 
+    def add_fields(self, form, index) -> None:
+        super().add_fields(form, index)
+        form.fields["DELETE"].label = _("Remove this unit")
+
+    def kept(self) -> list[forms.Form]:
+        """The rows not ticked for removal."""
+        return [form for form in self.forms if not form["DELETE"].value()]
+
     def units(self) -> list[dict[str, Any]]:
-        return [form.unit() for form in self.forms if form.cleaned_data and not form.is_blank]
+        return [form.unit() for form in self.kept() if form.cleaned_data and not form.is_blank]
 
     def clean(self) -> None:
         if any(self.errors):
@@ -89,7 +97,7 @@ class BaseUnitFormSet(forms.BaseFormSet):
     def rows(self) -> list[dict[str, Any]]:
         """The rows as typed (even invalid), to show again with more blank rows."""
         rows = []
-        for form in self.forms:
+        for form in self.kept():
             row = {key: form[key].value() for key in ("name", "slot", "points", "models")}
             if any(value not in (None, "") for value in row.values()):
                 rows.append(row)
@@ -97,7 +105,8 @@ class BaseUnitFormSet(forms.BaseFormSet):
 
 
 UnitFormSet = forms.formset_factory(UnitForm, formset=BaseUnitFormSet, extra=EXTRA_ROWS,
-                                    max_num=MAX_UNITS, validate_max=True, absolute_max=MAX_UNITS)
+                                    max_num=MAX_UNITS, validate_max=True, absolute_max=MAX_UNITS,
+                                    can_delete=True)
 
 
 class PasteForm(forms.Form):

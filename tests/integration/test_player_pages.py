@@ -122,6 +122,26 @@ def test_add_rows_keeps_typed_rows_and_adds_blank_ones(client, event):
     assert player.lists.count() == 0  # adding rows submits nothing
 
 
+def test_a_row_ticked_for_removal_is_dropped(client, event):
+    alice = user("alice")
+    player = register(event, alice, "Alice", units=None)
+    url = reverse("player_list", args=[event.slug, player.pk])
+    extra = {"name": "Heavy Bolter Team", "slot": "heavy_support", "points": 90, "models": 3}
+    data = units_post([*LEGAL_UNITS, extra])
+    signed_in(client, alice)
+    grown = client.post(url, {**data, "units-3-DELETE": "on", "add_rows": "1"})
+    assert [f["name"].value() for f in grown.context["formset"].forms if f["name"].value()] == [
+        u["name"] for u in LEGAL_UNITS]  # "add rows" keeps the removal
+    client.post(url, {**data, "units-3-DELETE": "on"})
+    names = [entry["name"] for entry in lists.current_list(player).entries]
+    assert names == [u["name"] for u in LEGAL_UNITS]
+    data = units_post(LEGAL_UNITS)
+    removed = {**data, **{f"units-{i}-DELETE": "on" for i in range(len(LEGAL_UNITS))}}
+    page = text(client.post(url, removed))
+    assert "Enter at least one unit." in page  # removing every row submits nothing
+    assert len(lists.history(lists.current_list(player))) == 1
+
+
 def test_unreadable_roster_and_locked_list_are_shown_as_errors(client, staff, event):
     alice = user("alice")
     player = register(event, alice, "Alice")
@@ -368,3 +388,15 @@ def test_list_page_queries_do_not_grow_with_versions_or_units(
     with django_assert_max_num_queries(9):
         page = client.get(reverse("player_list", args=[event.slug, player.pk]))
     assert page.status_code == 200 and "Squad 0" in text(page)
+
+
+@pytest.mark.parametrize("events", [1, 12])
+def test_home_page_queries_do_not_grow_with_events(client, staff, events,
+                                                   django_assert_max_num_queries):
+    for number in range(events):
+        open_event(staff, name=f"Tournoi {number}")
+    signed_in(client, user("alice"))
+    # session, user, events, charts
+    with django_assert_max_num_queries(4):
+        page = client.get(reverse("home"))
+    assert text(page).count("/tournaments/tournoi-") == events
