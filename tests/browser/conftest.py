@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.db import connections
 
 CHROMIUM = os.environ.get("MUSTER_CHROMIUM", "/usr/bin/chromium")
 VIEWPORT = {"width": 360, "height": 740}
@@ -53,6 +54,10 @@ def new_page(chromium, live_server, monkeypatch):
     yield make
     for context in contexts:
         context.close()
+    # While Playwright's loop runs, Django keeps the test's connections in context variables
+    # (asgiref's Local): close them here, or they outlive the test database (PostgreSQL then
+    # refuses to drop it: "being accessed by other users").
+    connections.close_all()
 
 
 @pytest.fixture
