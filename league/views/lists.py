@@ -58,6 +58,7 @@ def player_list(request, slug: str, pk: int):
                **_report_context(shown, names)}
     if context["editable"]:
         context.update(_blank_forms(list(names.items()), shown, forms))
+        _attach_problems(context["formset"], context.get("report"))
     return render(request, "league/list.html", context)
 
 
@@ -185,6 +186,23 @@ def _blank_forms(slots: list[tuple[str, str]], army_list, forms: dict) -> dict[s
     }
 
 
+def _attach_problems(formset, report: dict | None) -> None:
+    """Put each problem next to the rows it concerns: its slot's rows, or the unit it names."""
+    if not report:
+        return
+    by_slot: dict[str, list[str]] = {}
+    by_name: dict[str, list[str]] = {}
+    for problem in (*report["errors"], *report["warnings"]):
+        name = problem.get("params", {}).get("name")
+        if name:
+            by_name.setdefault(str(name), []).append(problem["message"])
+        elif problem.get("slot"):
+            by_slot.setdefault(problem["slot"], []).append(problem["message"])
+    for form in formset.forms:
+        form.problems = [*by_slot.get(form["slot"].value() or "", ()),
+                         *by_name.get(form["name"].value() or "", ())]
+
+
 def _report_context(army_list, names: dict[str, str]) -> dict[str, Any]:
     if army_list is None:
         return {"report": None}
@@ -198,5 +216,4 @@ def _report_context(army_list, names: dict[str, str]) -> dict[str, Any]:
              for code, counts in report.get("slots", {}).items()]
     entries = [{**e, "slot_name": names.get(e.get("slot") or "", e.get("slot") or "")}
                for e in army_list.entries]
-    return {"report": report, "slots": slots, "entries": entries,
-            "error_slots": sorted(errors_by_slot)}
+    return {"report": report, "slots": slots, "entries": entries}

@@ -122,6 +122,24 @@ def test_add_rows_keeps_typed_rows_and_adds_blank_ones(client, event):
     assert player.lists.count() == 0  # adding rows submits nothing
 
 
+def test_problems_are_shown_next_to_the_rows_they_concern(client, event):
+    alice = user("alice")
+    player = register(event, alice, "Alice", units=None)
+    url = reverse("player_list", args=[event.slug, player.pk])
+    units = [*LEGAL_UNITS, {"name": "Chaplain", "slot": "hq", "points": 90},
+             {"name": "Librarian", "slot": "hq", "points": 90},
+             {"name": "Servitor", "slot": "troops", "points": 0, "models": 1}]
+    signed_in(client, alice).post(url, units_post(units))
+    response = client.get(url)
+    rows = {form["name"].value(): form.problems for form in response.context["formset"].forms}
+    too_many = "HQ: 3 choices (Captain, Chaplain, Librarian); this chart allows at most 2."
+    assert [too_many] == rows["Captain"] == rows["Chaplain"] == rows["Librarian"]
+    assert rows["Tactical Squad"] == [] and rows["Scout Squad"] == []
+    assert len(rows["Servitor"]) == 1 and "Servitor" in rows["Servitor"][0]
+    page = text(response)
+    assert page.count(too_many) >= 4  # the report, and each of the three HQ rows
+
+
 def test_a_row_ticked_for_removal_is_dropped(client, event):
     alice = user("alice")
     player = register(event, alice, "Alice", units=None)
