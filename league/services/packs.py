@@ -20,9 +20,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone, translation
 from django.utils.formats import date_format
-from django.utils.translation import gettext as _t
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from config.i18n import current_language, localized
 from league.audit import Actor, record
@@ -233,8 +232,8 @@ class Catalogue:
         self.categories = {c.slug: c.name for c in StratagemCategory.objects.all()}
         self.stratagems = {s.slug: s.name for s in Stratagem.objects.all()}
         self.labels = diagram.DiagramLabels(
-            attacker=_t("attacker"), defender=_t("defender"), objective=_t("objective"),
-            entry=_t("entry"), exit=_t("exit"), road=_t("road"))
+            attacker=gettext("attacker"), defender=gettext("defender"), objective=gettext("objective"),
+            entry=gettext("entry"), exit=gettext("exit"), road=gettext("road"))
         self._allowances: dict[tuple[str, str | None], Allowance] = {}
 
     def allowance(self, mission: Mission, role: str | None) -> Allowance:
@@ -294,7 +293,7 @@ def mission_block(mission: Mission, catalogue: Catalogue) -> MissionBlock:
         svg = diagram.table_diagram(mission.diagram, level.table_width_cm, level.table_depth_cm,
                                     catalogue.labels)
     except diagram.DiagramError as exc:
-        raise PackError(_t("The table diagram of mission %(mission)s cannot be drawn: %(reason)s")
+        raise PackError(gettext("The table diagram of mission %(mission)s cannot be drawn: %(reason)s")
                         % {"mission": mission.name, "reason": exc}) from exc
     rules = []
     for slug in mission.special_rules_by_level.get(level.slug, ()):
@@ -332,25 +331,25 @@ def allowance_text(granted: legality.Allowance, categories: Mapping[str, str],
     boxes = [""] * granted.base
     for slug, count in granted.extras.items():
         name = categories.get(slug, slug)
-        lines.append(_t("+ %(count)d %(category)s only") % {"count": count, "category": name})
+        lines.append(gettext("+ %(count)d %(category)s only") % {"count": count, "category": name})
         boxes += [name] * count
     for slug, count in granted.free.items():
         name = stratagems.get(slug, slug)
         if count is None:
-            lines.append(_t("%(stratagem)s: as many as you like, outside the quota")
+            lines.append(gettext("%(stratagem)s: as many as you like, outside the quota")
                          % {"stratagem": name})
         else:
-            lines.append(_t("%(stratagem)s: %(count)d outside the quota")
+            lines.append(gettext("%(stratagem)s: %(count)d outside the quota")
                          % {"stratagem": name, "count": count})
-            boxes += [_t("%(stratagem)s (free)") % {"stratagem": name}] * count
+            boxes += [gettext("%(stratagem)s (free)") % {"stratagem": name}] * count
     for slug, count in granted.repeatable.items():
         if slug not in granted.free:
-            lines.append(_t("%(stratagem)s may be taken more than once")
+            lines.append(gettext("%(stratagem)s may be taken more than once")
                          % {"stratagem": stratagems.get(slug, slug)} if count is None else
-                         _t("%(stratagem)s may be taken up to %(count)d times")
+                         gettext("%(stratagem)s may be taken up to %(count)d times")
                          % {"stratagem": stratagems.get(slug, slug), "count": count})
     for slug in sorted(granted.forbidden_categories):
-        lines.append(_t("No %(category)s stratagem") % {"category": categories.get(slug, slug)})
+        lines.append(gettext("No %(category)s stratagem") % {"category": categories.get(slug, slug)})
     return Allowance(tuple(lines), tuple(boxes))
 
 
@@ -358,7 +357,7 @@ def table_sheet(game: Game, catalogue: Catalogue) -> TableSheet:
     """One table's sheet; with roles the attacker takes the left column, so one form serves all."""
     mission = game.mission
     if mission is None or game.player_b is None:
-        raise PackError(_t("Table %(table)s has no mission.") % {"table": game.table})
+        raise PackError(gettext("Table %(table)s has no mission.") % {"table": game.table})
     players = [game.player_a, game.player_b]
     if game.roles.get(str(players[1].pk)) == "attacker":
         players.reverse()
@@ -387,7 +386,7 @@ def roll_lines(game: Game, ids: tuple[str, str], names: Mapping[str, str]) -> tu
         lines.append(RollLine(str(PURPOSES.get(purpose, purpose)), mine[ids[0]], mine[ids[1]],
                               shared, outcome_text(purpose, game, names)))
     if "first_turn" not in groups and game.pregame.get("goes_first"):
-        lines.append(RollLine(str(PURPOSES["first_turn"]), shared=_t("set by the mission"),
+        lines.append(RollLine(str(PURPOSES["first_turn"]), shared=gettext("set by the mission"),
                               outcome=outcome_text("first_turn", game, names)))
     return tuple(lines)
 
@@ -402,15 +401,15 @@ def outcome_text(purpose: str, game: Game, names: Mapping[str, str]) -> str:
         return game.mission.name if game.mission else ""
     if purpose == "roles":
         attacker = next((names[p] for p, r in game.roles.items() if r == "attacker" and p in names), "")
-        return _t("%(player)s attacks") % {"player": attacker} if attacker else ""
+        return gettext("%(player)s attacks") % {"player": attacker} if attacker else ""
     if purpose == "deployment" and who("deployment_chooser"):
-        return _t("%(player)s picks the zone") % {"player": who("deployment_chooser")}
+        return gettext("%(player)s picks the zone") % {"player": who("deployment_chooser")}
     if purpose == "stratagem_declaration" and who("declares_first"):
-        return _t("%(player)s declares first") % {"player": who("declares_first")}
+        return gettext("%(player)s declares first") % {"player": who("declares_first")}
     if purpose == "dawn_dusk":
         return str(NIGHT.get(decided.get("dawn_dusk") or "", ""))
     if purpose == "first_turn" and who("goes_first"):
-        return _t("%(player)s goes first") % {"player": who("goes_first")}
+        return gettext("%(player)s goes first") % {"player": who("goes_first")}
     return ""
 
 

@@ -418,3 +418,11 @@ def test_home_page_queries_do_not_grow_with_events(client, staff, events,
     with django_assert_max_num_queries(4):
         page = client.get(reverse("home"))
     assert text(page).count("/tournaments/tournoi-") == events
+
+
+def test_game_page_in_french_has_french_pre_game_outcomes(client, paired):
+    accounts, _players, game = paired
+    signed_in(client, accounts["alice"])
+    page = text(client.get(reverse("game", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="fr"))
+    assert '<html lang="fr">' in page and "Jets d'avant-partie" in page
+    assert "joue en premier" in page and "goes first" not in page
