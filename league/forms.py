@@ -64,7 +64,42 @@ class UnitForm(forms.Form):
                 "models": data.get("models") or 1}
 
 
-class BaseUnitFormSet(forms.BaseFormSet):
+class GrowableFormSet(forms.BaseFormSet):
+    """A formset whose "add rows" button (no JavaScript) shows the typed rows plus blank ones.
+
+    ``row_keys``: the fields a row keeps; ``typed_keys``: those that make a row count as typed
+    (fields with a default value, such as a select, do not)."""
+
+    row_keys: tuple[str, ...] = ()
+    typed_keys: tuple[str, ...] = ()
+
+    def kept(self) -> list[forms.Form]:
+        """The rows not ticked for removal."""
+        if not self.can_delete:
+            return list(self.forms)
+        return [form for form in self.forms if not form["DELETE"].value()]
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The rows as typed (even invalid), to show again with more blank rows."""
+        rows = []
+        for form in self.kept():
+            row = {key: form[key].value() for key in self.row_keys}
+            if any(row[key] not in (None, "") for key in self.typed_keys):
+                rows.append(row)
+        return rows
+
+    def grown(self, **kwargs: Any) -> GrowableFormSet:
+        """The same formset unbound: the typed rows, then the usual blank ones and one for
+        each row left blank or removed."""
+        rows = self.rows()
+        grown = type(self)(prefix=self.prefix, initial=rows, **kwargs)
+        grown.extra = type(self).extra + max(0, len(self.forms) - len(rows))
+        return grown
+
+
+class BaseUnitFormSet(GrowableFormSet):
+    row_keys = typed_keys = ("name", "slot", "points", "models")
+
     def __init__(self, *args: Any, slots: list[tuple[str, str]] = (), **kwargs: Any):
         self.slots = slots
         super().__init__(*args, **kwargs)
@@ -81,10 +116,6 @@ class BaseUnitFormSet(forms.BaseFormSet):
         super().add_fields(form, index)
         form.fields["DELETE"].label = _("Remove this unit")
 
-    def kept(self) -> list[forms.Form]:
-        """The rows not ticked for removal."""
-        return [form for form in self.forms if not form["DELETE"].value()]
-
     def units(self) -> list[dict[str, Any]]:
         return [form.unit() for form in self.kept() if form.cleaned_data and not form.is_blank]
 
@@ -94,14 +125,6 @@ class BaseUnitFormSet(forms.BaseFormSet):
         if not self.units():
             raise ValidationError(_("Enter at least one unit."))
 
-    def rows(self) -> list[dict[str, Any]]:
-        """The rows as typed (even invalid), to show again with more blank rows."""
-        rows = []
-        for form in self.kept():
-            row = {key: form[key].value() for key in ("name", "slot", "points", "models")}
-            if any(value not in (None, "") for value in row.values()):
-                rows.append(row)
-        return rows
 
 
 UnitFormSet = forms.formset_factory(UnitForm, formset=BaseUnitFormSet, extra=EXTRA_ROWS,

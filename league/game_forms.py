@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from armylists.serializers import MAX_UNITS
 from config.i18n import current_language
+from league.forms import GrowableFormSet
 from league.models import Game
 from league.services import table_rolls
 from missions import objectives, victory
@@ -258,30 +259,16 @@ class VpUnitForm(forms.Form):
             exited=bool(data.get("exited")))
 
 
-class BaseVpFormSet(forms.BaseFormSet):
+class BaseVpFormSet(GrowableFormSet):
+    row_keys = VP_KEYS
+    typed_keys = ("name", "points")  # type and vehicle damage always hold a value
+
     def units(self) -> tuple[victory.UnitState, ...]:
         return tuple(form.unit() for form in self.forms if form.cleaned_data and not form.is_blank)
-
-    def rows(self) -> list[dict[str, Any]]:
-        """The rows as typed (even invalid), to show again with more blank rows."""
-        rows = []
-        for form in self.forms:
-            row = {key: form[key].value() for key in VP_KEYS}
-            if row["name"] not in (None, "") or row["points"] not in (None, ""):
-                rows.append(row)
-        return rows
 
 
 VpFormSet = forms.formset_factory(VpUnitForm, formset=BaseVpFormSet, extra=EXTRA_VP_ROWS,
                                   max_num=MAX_UNITS, validate_max=True, absolute_max=MAX_UNITS)
-
-
-def grown_vp(formset: BaseVpFormSet, prefix: str) -> BaseVpFormSet:
-    """The rows typed so far plus more blank ones ("add rows" works without JavaScript)."""
-    rows = formset.rows()
-    grown = VpFormSet(prefix=prefix, initial=rows)
-    grown.extra = EXTRA_VP_ROWS + max(0, len(formset.forms) - len(rows))
-    return grown
 
 
 def vp_rows_from_list(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:

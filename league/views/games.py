@@ -21,7 +21,6 @@ from league.game_forms import (
     ReportForm,
     TableRollForm,
     VpFormSet,
-    grown_vp,
     vp_rows_from_list,
 )
 from league.models import Game, Player, Report, Round, Tournament
@@ -144,7 +143,7 @@ def _declare(request, actor: Actor, found: Game, bound: dict[str, Any]):
 def _vp(request, actor: Actor, found: Game, bound: dict[str, Any]):
     sets = {side: VpFormSet(request.POST, prefix=f"vp{side}") for side in SIDES}
     if "vp_add_rows" in request.POST:
-        bound["vp_sets"] = {side: grown_vp(fs, f"vp{side}") for side, fs in sets.items()}
+        bound["vp_sets"] = {side: fs.grown() for side, fs in sets.items()}
         return None
     bound["vp_sets"] = sets
     if not all(fs.is_valid() for fs in sets.values()):

@@ -1,6 +1,7 @@
 """A player's army list: units form, pasted export or uploaded file; the report at once."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -17,7 +18,7 @@ from armylists.models import ArmyList, Chart
 from armylists.roster import RosterUnreadable
 from league.audit import Actor
 from league.errors import Invalid, NotFound
-from league.forms import EXTRA_ROWS, PasteForm, UnitFormSet, UploadForm
+from league.forms import PasteForm, UnitFormSet, UploadForm
 from league.models import Player, Tournament
 from league.services import lists, tournaments
 from league.views.common import attempt, visible_tournament
@@ -128,7 +129,7 @@ def _submit(request, actor: Actor, event: Tournament, player: Player, role: str,
     if source == "units":
         formset = UnitFormSet(request.POST, prefix=PREFIX, slots=slots)
         if "add_rows" in request.POST:
-            return False, {"formset": _grown(formset, slots)}
+            return False, {"formset": formset.grown(slots=slots)}
         if not formset.is_valid():
             return False, {"formset": formset}
         attrs: dict[str, Any] = {"units": formset.units()}
@@ -164,14 +165,6 @@ def _submit(request, actor: Actor, event: Tournament, player: Player, role: str,
     return True, {}
 
 
-def _grown(formset, slots) -> Any:
-    """The rows typed so far plus more blank ones ("add rows" works without JavaScript)."""
-    rows = formset.rows()
-    grown = UnitFormSet(prefix=PREFIX, slots=slots, initial=rows)
-    grown.extra = EXTRA_ROWS + max(0, len(formset.forms) - len(rows))
-    return grown
-
-
 def _blank_forms(slots: list[tuple[str, str]], army_list, forms: dict) -> dict[str, Any]:
     initial = []
     if army_list is not None:  # the current entries, whatever their source, to edit further
@@ -190,27 +183,34 @@ def _attach_problems(formset, report: dict | None) -> None:
     """Put each problem next to the rows it concerns: its slot's rows, or the unit it names."""
     if not report:
         return
-    by_slot: dict[str, list[str]] = {}
-    by_name: dict[str, list[str]] = {}
-    for problem in (*report["errors"], *report["warnings"]):
-        name = problem.get("params", {}).get("name")
-        if name:
-            by_name.setdefault(str(name), []).append(problem["message"])
-        elif problem.get("slot"):
-            by_slot.setdefault(problem["slot"], []).append(problem["message"])
+    problems = (*report["errors"], *report["warnings"])
+    by_name = _messages_by(problems, _named)
+    by_slot = _messages_by(problems, lambda p: None if _named(p) else p.get("slot"))
     for form in formset.forms:
         form.problems = [*by_slot.get(form["slot"].value() or "", ()),
                          *by_name.get(form["name"].value() or "", ())]
+
+
+def _named(problem: dict) -> str | None:
+    name = problem.get("params", {}).get("name")
+    return str(name) if name else None
+
+
+def _messages_by(problems, key: Callable[[dict], str | None]) -> dict[str, list[str]]:
+    """The problems' messages grouped by ``key`` (problems it gives None are left out)."""
+    grouped: dict[str, list[str]] = {}
+    for problem in problems:
+        group = key(problem)
+        if group:
+            grouped.setdefault(group, []).append(problem["message"])
+    return grouped
 
 
 def _report_context(army_list, names: dict[str, str]) -> dict[str, Any]:
     if army_list is None:
         return {"report": None}
     report = list_services.render_report(army_list.report, names)
-    errors_by_slot: dict[str, list[str]] = {}
-    for problem in report["errors"]:
-        if problem.get("slot"):
-            errors_by_slot.setdefault(problem["slot"], []).append(problem["message"])
+    errors_by_slot = _messages_by(report["errors"], lambda p: p.get("slot"))
     slots = [{"code": code, "name": names.get(code, code), **counts,
               "errors": errors_by_slot.get(code, [])}
              for code, counts in report.get("slots", {}).items()]
