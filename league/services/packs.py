@@ -230,18 +230,30 @@ class Catalogue:
         self.level = level
         self.rules = {r.slug: r for r in SpecialRule.objects.all()}
         self.categories = {c.slug: c.name for c in StratagemCategory.objects.all()}
-        self.stratagems = {s.slug: s.name for s in Stratagem.objects.all()}
+        ordered = list(Stratagem.objects.select_related("category").order_by("category__order", "order"))
+        self.stratagems = {s.slug: s.name for s in ordered}
+        # (slug, "name (category)", category slug) in catalogue order: the game page's choices.
+        self.stratagem_rows = [(s.slug, f"{s.name} ({s.category.name})", s.category.slug)
+                               for s in ordered]
         self.labels = diagram.DiagramLabels(
             attacker=gettext("attacker"), defender=gettext("defender"), objective=gettext("objective"),
             entry=gettext("entry"), exit=gettext("exit"), road=gettext("road"))
+        self._granted: dict[tuple[str, str | None], legality.Allowance] = {}
         self._allowances: dict[tuple[str, str | None], Allowance] = {}
+
+    def granted(self, mission: Mission, role: str | None) -> legality.Allowance:
+        """What this level and mission grant a player of ``role`` (computed once per pair)."""
+        key = (mission.slug, role)
+        if key not in self._granted:
+            self._granted[key] = legality.allowance_for(self.level.stratagems_per_player, role,
+                                                        exceptions_of(mission))
+        return self._granted[key]
 
     def allowance(self, mission: Mission, role: str | None) -> Allowance:
         key = (mission.slug, role)
         if key not in self._allowances:
-            granted = legality.allowance_for(self.level.stratagems_per_player, role,
-                                             exceptions_of(mission))
-            self._allowances[key] = allowance_text(granted, self.categories, self.stratagems)
+            self._allowances[key] = allowance_text(self.granted(mission, role), self.categories,
+                                                   self.stratagems)
         return self._allowances[key]
 
 

@@ -28,10 +28,9 @@ from league.services import declarations, results, table_rolls
 from league.services.lists import current_list
 from league.services.packs import Catalogue, game_length_text, roll_lines
 from league.views.common import attempt
-from missions import legality, victory
 from missions import services as missions
+from missions import victory
 from missions.messages import vp_message
-from missions.models import Stratagem
 
 OPEN = (Report.Status.REPORTED, Report.Status.DISPUTED)
 SIDES = ("a", "b")
@@ -40,7 +39,7 @@ SIDES = ("a", "b")
 def game(request, pk: int):
     actor = Actor.of(request)
     found = _visible_game(actor, pk)
-    me = _side(actor, found)
+    me = results.side_of(actor, found)
     bound: dict[str, Any] = {}
     if request.method == "POST":
         response = _act(request, actor, found, bound)
@@ -66,10 +65,6 @@ def _visible_game(actor: Actor, pk: int) -> Game:
     return found
 
 
-def _side(actor: Actor, found: Game) -> Player | None:
-    return results.side_of(actor, found)
-
-
 def _act(request, actor: Actor, found: Game, bound: dict[str, Any]):
     """Run the posted action; a redirect when it went through, None to show the page again."""
     action = request.POST.get("action")
@@ -81,7 +76,8 @@ def _act(request, actor: Actor, found: Game, bound: dict[str, Any]):
 
 
 def _report(request, actor: Actor, found: Game, bound: dict[str, Any]):
-    form = ReportForm(request.POST, game=found, stratagems=stratagem_choices())
+    catalogue = Catalogue(found.round.tournament.level)
+    form = ReportForm(request.POST, game=found, stratagems=stratagem_choices(catalogue))
     bound["report_form"] = form
     if not form.is_valid():
         return None
@@ -124,12 +120,12 @@ def _roll(request, actor: Actor, found: Game, bound: dict[str, Any]):
 
 
 def _declare(request, actor: Actor, found: Game, bound: dict[str, Any]):
-    rows = _stratagem_rows()
+    catalogue = Catalogue(found.round.tournament.level)
     try:
         player_id = int(request.POST.get("player", ""))
     except ValueError:
         player_id = 0
-    form = DeclarationForm(request.POST, choices=_declarable(found, rows, player_id))
+    form = DeclarationForm(request.POST, choices=_declarable(found, catalogue, player_id))
     bound[f"declare_{player_id}"] = form
     if not form.is_valid():
         return None
@@ -166,23 +162,16 @@ def _status_message(status: str) -> str:
     return _("Result reported: your opponent must now confirm it.")
 
 
-def _stratagem_rows() -> list[tuple[str, str, str]]:
-    """(slug, label, category slug) of every stratagem, in catalogue order (one query)."""
-    return [(s.slug, f"{s.name} ({s.category.name})", s.category.slug)
-            for s in Stratagem.objects.select_related("category").order_by("category__order", "order")]
+def stratagem_choices(catalogue: Catalogue) -> list[tuple[str, str]]:
+    return [(slug, label) for slug, label, _category in catalogue.stratagem_rows]
 
 
-def stratagem_choices(rows: list[tuple[str, str, str]] | None = None) -> list[tuple[str, str]]:
-    return [(slug, label) for slug, label, _category in (rows or _stratagem_rows())]
-
-
-def _declarable(found: Game, rows: list[tuple[str, str, str]], player_id: int) -> list[tuple[str, str]]:
+def _declarable(found: Game, catalogue: Catalogue, player_id: int) -> list[tuple[str, str]]:
     """The stratagems this player's mission and role allow (forbidden categories left out)."""
     if found.mission is None:
         return []
-    granted = legality.allowance_for(found.round.tournament.level.stratagems_per_player,
-                                     found.roles.get(str(player_id)), missions.exceptions_of(found.mission))
-    return [(slug, label) for slug, label, category in rows
+    granted = catalogue.granted(found.mission, found.roles.get(str(player_id)))
+    return [(slug, label) for slug, label, category in catalogue.stratagem_rows
             if category not in granted.forbidden_categories]
 
 
@@ -207,7 +196,6 @@ def game_context(request, found: Game, me: Player | None,
     ids = (str(found.player_a_id), str(found.player_b_id))
     reports = list(found.reports.select_related("winner").order_by("-created_at", "-pk"))
     latest = next((r for r in reports if r.status in OPEN), None)
-    rows = _stratagem_rows()
     live = found.round.status != Round.Status.DRAFT
     context.update(
         sides=_sides(found, catalogue),
@@ -219,7 +207,7 @@ def game_context(request, found: Game, me: Player | None,
         may_report=live and (found.status != Game.Status.CONFIRMED
                              or (me is None and Actor.of(request).is_staff)),
         declared=_declared(found, catalogue),
-        declare_forms=_declare_forms(request, found, me, rows, bound, open_=live and not reports
+        declare_forms=_declare_forms(request, found, me, catalogue, bound, open_=live and not reports
                                      and found.status != Game.Status.CONFIRMED),
         **_dice_context(found, live, names),
     )
@@ -229,7 +217,7 @@ def game_context(request, found: Game, me: Player | None,
         initial = {f"vp_{s}": side.victory_points
                    for s, side in zip(SIDES, vp_result.sides, strict=True)} if vp_result else {}
         context["report_form"] = bound.get("report_form") or ReportForm(
-            game=found, stratagems=stratagem_choices(rows), initial=initial)
+            game=found, stratagems=stratagem_choices(catalogue), initial=initial)
         context["dispute_form"] = DisputeForm()
     return context
 
@@ -246,7 +234,7 @@ def _declared(found: Game, catalogue: Catalogue) -> list[dict[str, Any]]:
     return lines
 
 
-def _declare_forms(request, found: Game, me: Player | None, rows, bound: dict[str, Any],
+def _declare_forms(request, found: Game, me: Player | None, catalogue: Catalogue, bound: dict[str, Any],
                    open_: bool) -> list[dict[str, Any]]:
     """A form for the actor's own side, or for both sides for an organiser."""
     if not open_:
@@ -256,7 +244,7 @@ def _declare_forms(request, found: Game, me: Player | None, rows, bound: dict[st
     forms = []
     for player in players:
         form = bound.get(f"declare_{player.pk}") or DeclarationForm(
-            choices=_declarable(found, rows, player.pk), auto_id=f"id_declare_{player.pk}_%s",
+            choices=_declarable(found, catalogue, player.pk), auto_id=f"id_declare_{player.pk}_%s",
             initial={"player": player.pk, "stratagems": found.declarations.get(str(player.pk), [])})
         forms.append({"player": player, "form": form})
     return forms
