@@ -353,7 +353,8 @@ class TournamentAdmin(ServiceErrorsMixin, admin.ModelAdmin):
             if self._run(request, repair):
                 return HttpResponseRedirect(admin_url(tournament))
         return self._page(request, tournament, _("Pair round %(number)s again") % {"number": latest.number},
-                          "admin/league/tournament/repair_round.html", form=form, round=latest,
+                          "admin/league/tournament/repair_round.html", form=form,
+                          field=form["confirmation"], round=latest,
                           summary=round_summary(latest))
 
     def import_view(self, request, pk: int):
@@ -372,7 +373,8 @@ class TournamentAdmin(ServiceErrorsMixin, admin.ModelAdmin):
                         "columns": ", ".join(outcome.ignored_columns)})
                 return HttpResponseRedirect(admin_url(tournament))
         return self._page(request, tournament, _("Import players"),
-                          "admin/league/tournament/import_players.html", form=form, outcome=outcome)
+                          "admin/league/tournament/import_players.html", form=form,
+                          field=form["file"], multipart=True, outcome=outcome)
 
     @staticmethod
     def _download(content: str, content_type: str, filename: str) -> HttpResponse:

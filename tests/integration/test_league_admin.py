@@ -590,6 +590,13 @@ def test_a_bad_file_registers_nobody_and_names_every_bad_line(admin_client):
     assert not t.players.exists() and not AuditEntry.objects.filter(action="player_registered").exists()
 
 
+def test_import_page_offers_a_multipart_file_form(admin_client):
+    t = new_tournament()
+    page = admin_client.get(url("league_tournament_import", t.pk)).content.decode()
+    assert 'enctype="multipart/form-data"' in page and 'type="file" name="file"' in page
+    assert 'value="Register these players"' in page and "Anne Martin;Les Loups de Lyon" in page
+
+
 def test_import_refuses_what_it_cannot_read(admin_client):
     t = new_tournament()
     latin1 = upload(admin_client, t, "name\nZoé\n".encode("latin-1"))
