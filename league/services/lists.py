@@ -18,6 +18,7 @@ from missions.models import Mission
 
 OPEN_STATUSES = (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION_OPEN)
 ROLES = ("attacker", "defender")
+MAX_VERSIONS = 1000  # far above any real resubmission count; stops a cycle
 
 
 def role_charts(tournament: Tournament) -> dict[str, str]:
@@ -113,9 +114,6 @@ def unlock_list(actor: Actor, player: Player, reason: str) -> Player:
     record(actor, "list_unlocked", locked_player.tournament, locked_player,
            {"player": locked_player.pk, "reason": reason.strip()})
     return locked_player
-
-
-MAX_VERSIONS = 1000  # far above any real resubmission count; stops a cycle
 
 
 def current_list(player: Player, role: str = "") -> ArmyList | None:
