@@ -38,6 +38,17 @@ def _slot_forbidden(p: Params, slot: str) -> str:
     return _join(f"{head} ({_names(p)})", _("this chart allows none."))
 
 
+def _other_edition(p: Params, slot: str) -> str:
+    markers = p.get("markers") or ()
+    if isinstance(markers, str):
+        markers = (markers,)
+    quoted = ", ".join(_("“%(text)s”") % {"text": marker} for marker in markers)
+    return _(
+        "This list seems to be written for another edition of Warhammer 40,000 (%(markers)s); "
+        "it was read anyway: check it against the rules of this event."
+    ) % {"markers": quoted}
+
+
 TEMPLATES = {
     "points_over_limit": gettext_lazy("The list totals %(total)s points; the limit is %(limit)s (%(excess)s too many)."),
     "points_below_chart_min": gettext_lazy("The list totals %(total)s points; this chart needs at least %(min)s."),
@@ -59,6 +70,7 @@ RENDERERS: dict[str, Callable[[Params, str], str]] = {
     "slot_below_min": _slot_below_min,
     "slot_above_max": _slot_above_max,
     "slot_forbidden": _slot_forbidden,
+    "other_edition": _other_edition,
 }
 
 

@@ -10,6 +10,7 @@ from django.utils import timezone
 from armylists.messages import render_problem
 from armylists.models import ArmyList, Chart, GameSystem
 from armylists.roster import ParsedRoster, parse_roster
+from armylists.roster.warnings import merge_warnings
 from armylists.validation import ChartSpec, Entry, Problem, Report, chart_from_rows, validate
 from config.i18n import localized
 
@@ -67,7 +68,7 @@ def report_data(report: Report, extra_warnings: Sequence[Problem] = ()) -> dict[
             slot: {"count": c.count, "min": c.min, "max": c.max} for slot, c in report.slots.items()
         },
         "errors": [problem_data(p) for p in report.errors],
-        "warnings": [problem_data(p) for p in (*extra_warnings, *report.warnings)],
+        "warnings": [problem_data(p) for p in merge_warnings(extra_warnings, report.warnings)],
     })
 
 

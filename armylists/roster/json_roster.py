@@ -8,7 +8,9 @@ Shape read (every key optional; wrong types are ignored rather than trusted)::
                 "costs": [{"name": "pts", "value": 90}], "selections": [...]}
 
 A bare roster object (no ``"roster"`` wrapper) is accepted too, and so are the XML-to-JSON
-converters' ``{"forces": {"force": [...]}}`` containers. Costs and models follow the .ros rules
+converters' ``{"forces": {"force": [...]}}`` containers. The game system is the roster's
+``gameSystemName``, else the wrapper's (some exports put it next to ``"roster"``). Selections
+without ``categories`` may carry BattleScribe 2.01 ``categoryLinks``, resolved as in ``xml_roster``. Costs and models follow the .ros rules
 (see ``xml_roster``): own costs summed over the subtree, models = model-type ``number`` sums.
 Nesting beyond ``max_depth`` -> ``too_deep`` (``json`` itself fails on extreme nesting with a
 RecursionError, reported the same way).
@@ -50,43 +52,72 @@ def read_json_roster(data: bytes, limits: RosterLimits) -> RawRoster:
     budget = Budget(limits)
     units: list[RawUnit] = []
     for force in _items(roster.get("forces"), "force"):
-        _read_force(force, 1, budget, units)
+        _read_force(force, 1, budget, units, {})
     if "forces" not in roster:
-        _read_force(roster, 1, budget, units)
+        _read_force(roster, 1, budget, units, {})
     return RawRoster(
         units=tuple(units),
-        game_system=_text(roster.get("gameSystemName")),
+        game_system=_text(roster.get("gameSystemName")) or _text(document.get("gameSystemName")),
         name=_text(roster.get("name")),
         declared_points=_declared_points(roster),
     )
 
 
-def _read_force(force: Mapping[str, Any], depth: int, budget: Budget, units: list[RawUnit]) -> None:
+def _read_force(
+    force: Mapping[str, Any], depth: int, budget: Budget, units: list[RawUnit],
+    inherited: dict[str, str],
+) -> None:
     budget.take(depth)
+    names = {**inherited, **_category_names(force)}
     for selection in _items(force.get("selections"), "selection"):
-        units.append(_read_unit(selection, depth + 1, budget, None))
+        units.append(_read_unit(selection, depth + 1, budget, None, names))
     for category in _items(force.get("categories"), "category"):
         parent = _text(category.get("name"))
         for selection in _items(category.get("selections"), "selection"):
-            units.append(_read_unit(selection, depth + 1, budget, parent))
+            units.append(_read_unit(selection, depth + 1, budget, parent, names))
     for child in _items(force.get("forces"), "force"):
-        _read_force(child, depth + 1, budget, units)
+        _read_force(child, depth + 1, budget, units, names)
 
 
-def _read_unit(selection: Mapping[str, Any], depth: int, budget: Budget, parent: str | None) -> RawUnit:
+def _category_names(force: Mapping[str, Any]) -> dict[str, str]:
+    names: dict[str, str] = {}
+    for category in _items(force.get("categories"), "category"):
+        name = _text(category.get("name"))
+        for key in (_text(category.get("id")), _text(category.get("entryId"))):
+            if name and key:
+                names[key] = name
+    return names
+
+
+def _read_unit(
+    selection: Mapping[str, Any], depth: int, budget: Budget, parent: str | None,
+    names: dict[str, str],
+) -> RawUnit:
     budget.take_unit()
     points, models = _subtree(selection, depth, budget)
+    return RawUnit(
+        name=clean_name(selection.get("name")),
+        kind=(_text(selection.get("type")) or "").strip().casefold(),
+        categories=_unit_categories(selection, names),
+        points=points,
+        models=models,
+        parent_category=parent,
+    )
+
+
+def _unit_categories(
+    selection: Mapping[str, Any], names: dict[str, str]
+) -> tuple[tuple[str, bool], ...]:
     categories = tuple(
         (clean_name(category.get("name")), _is_true(category.get("primary")))
         for category in _items(selection.get("categories"), "category")
     )
-    return RawUnit(
-        name=clean_name(selection.get("name")),
-        kind=(_text(selection.get("type")) or "").strip().casefold(),
-        categories=categories,
-        points=points,
-        models=models,
-        parent_category=parent,
+    if categories:
+        return categories
+    return tuple(
+        (clean_name(names[target]), _is_true(link.get("primary")))
+        for link in _items(selection.get("categoryLinks"), "categoryLink")
+        if (target := _text(link.get("targetId"))) and target in names
     )
 
 

@@ -8,7 +8,9 @@ taken as it is: a real text export always has spaces and brackets, so it is neve
 
 Signatures (``auto``): zip magic ``PK\\x03\\x04`` (or the empty-archive magic) -> ``rosz``;
 first non-blank character ``<`` -> ``ros`` (the root must then be ``roster``); ``{`` ->
-``newrecruit_json``; a ``+ Category +`` / ``++ Force ++`` heading line -> ``battlescribe_text``.
+``newrecruit_json``; a ``+ Category +`` / ``++ Force ++`` heading line, or the official
+40k app's layout (a capitalised section heading followed by a "Name (N Points)" line) ->
+``battlescribe_text`` (pasted text; see ``app_export``).
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import base64
 import binascii
 import re
 
+from armylists.roster.app_export import looks_like_app_export
 from armylists.roster.archive import EMPTY_ZIP_MAGIC, ZIP_MAGIC
 from armylists.roster.results import RosterLimits, RosterUnreadable
 from armylists.roster.text_export import looks_like_text_export
@@ -94,6 +97,6 @@ def detect_format(payload: bytes) -> str | None:
         return "ros"
     if head == "{":
         return "newrecruit_json"
-    if looks_like_text_export(text):
+    if looks_like_text_export(text) or looks_like_app_export(text):
         return "battlescribe_text"
     return None

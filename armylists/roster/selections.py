@@ -5,16 +5,25 @@ one per top-level selection of a force; :func:`entries_from_units` applies the s
 
 - slot: from the unit's primary category (or, when none is flagged primary, the category it
   is filed under, else the first of its categories that names a slot) through the aliases;
-- a category of kind "configuration" (see ``ignored_categories`` in the reference file) is
-  skipped when it costs nothing, otherwise kept without a slot with a ``no_slot_category``
-  warning; a free top-level upgrade with no recognised category is skipped too (game options);
+- free configuration picks are not units and are skipped (no entry, no warning): a selection
+  costing exactly 0 points whose category is of kind "configuration" (see
+  ``ignored_categories`` in the reference file: "Configuration", "Battle Size"...), or a free
+  top-level upgrade (``type="upgrade"``) whose category names no slot: "No Force Org Slot"
+  picks (detachment CP, chapter, dynasty or household choice), game type, allegiance, lores,
+  hidden-options toggles... A selection in a slot category is always kept, free or not, and so
+  is a free ``unit`` or ``model`` (Kill Team operatives, Apocalypse units carry no points);
+- a configuration category that costs points is kept without a slot, with ``no_slot_category``;
 - a "no_slot" category (dedicated transports, "No Force Org Slot"...) gives an entry without a
   slot and a ``no_slot_category`` warning (name, category): 4th-edition dedicated transports
   take no force-organisation slot but their points count;
 - an unrecognised category gives an entry without a slot and ``unknown_category``
   (name, category); no category at all gives ``no_category`` (name);
-- points are rounded to whole points; a negative total becomes 0 with ``negative_points``;
-  ``points_missing`` (name) when the source gave no points for the unit (only power level).
+- points are rounded per unit to the nearest whole point, halves up (a 0.5-point unit costs 1:
+  Python's ``round`` would give 0 and hide it); a negative total becomes 0 with
+  ``negative_points``; ``points_missing`` (name) when the source gave no points for the unit
+  (only power level);
+- the roster's declared total is compared with the unrounded sum of the units kept, both
+  rounded the same way, so fractional costs alone never raise ``total_mismatch``.
 """
 from __future__ import annotations
 
@@ -26,6 +35,7 @@ from armylists.roster.categories import (
     CONFIGURATION,
     MISSING,
     NO_SLOT,
+    SLOT,
     UNKNOWN,
     CategoryResolver,
 )
@@ -139,27 +149,38 @@ def clean_name(value: object) -> str:
     return text[:MAX_NAME_LENGTH] or "?"
 
 
+@dataclass(frozen=True)
+class ReadEntries:
+    """The entries kept, the warnings about them, and their unrounded points sum."""
+
+    entries: list[Entry]
+    warnings: list[Problem]
+    raw_points: float
+
+
 def entries_from_units(
     units: Iterable[RawUnit], resolver: CategoryResolver, limits: RosterLimits
-) -> tuple[list[Entry], list[Problem]]:
+) -> ReadEntries:
     """Apply the slot, skip and warning rules of this module to every unit, in order."""
     entries: list[Entry] = []
     warnings: list[Problem] = []
+    raw_points = 0.0
     for unit in units:
         entry = _entry_for(unit, resolver, limits, warnings)
         if entry is None:
             continue
         entries.append(entry)
+        raw_points += max(unit.points or 0.0, 0.0)
         if len(entries) > limits.max_entries:
             raise RosterUnreadable("too_many_entries", {"limit": limits.max_entries})
-    return entries, warnings
+    return ReadEntries(entries, warnings, raw_points)
 
 
 def _entry_for(
     unit: RawUnit, resolver: CategoryResolver, limits: RosterLimits, warnings: list[Problem]
 ) -> Entry | None:
     match, category = resolver.resolve_first(_candidate_categories(unit))
-    if unit.points is not None and round(unit.points) == 0 and _is_free_option(unit, match.kind):
+    if unit.points == 0 and _is_free_option(unit, match.kind):
         return None
     points = _whole_points(unit, limits, warnings)
     if match.kind == UNKNOWN:
@@ -182,14 +203,19 @@ def _candidate_categories(unit: RawUnit) -> Sequence[str]:
 
 def _is_free_option(unit: RawUnit, kind: str) -> bool:
     # Costless configuration picks and rule toggles are game options, not units.
-    return kind == CONFIGURATION or (kind in (UNKNOWN, MISSING) and unit.kind == "upgrade")
+    return kind == CONFIGURATION or (kind != SLOT and unit.kind == "upgrade")
+
+
+def whole_points(points: float) -> int:
+    """Nearest whole point, halves up (0.5 -> 1, 2.5 -> 3), unlike Python's ``round``."""
+    return math.floor(points + 0.5)
 
 
 def _whole_points(unit: RawUnit, limits: RosterLimits, warnings: list[Problem]) -> int:
     if unit.points is None:
         warnings.append(Problem("points_missing", None, {"name": unit.name}))
         return 0
-    points = round(unit.points)
+    points = whole_points(unit.points)
     if points > limits.max_entry_points:
         raise RosterUnreadable("bad_cost", {"name": unit.name, "points": points})
     if points < 0:
@@ -198,11 +224,9 @@ def _whole_points(unit: RawUnit, limits: RosterLimits, warnings: list[Problem]) 
     return points
 
 
-def total_mismatch(entries: Sequence[Entry], declared: float | None) -> Problem | None:
+def total_mismatch(read: ReadEntries, declared: float | None) -> Problem | None:
     """``total_mismatch`` when the roster's own total differs from the sum of what was read."""
-    if declared is None:
+    if declared is None or whole_points(declared) == whole_points(read.raw_points):
         return None
-    computed = sum(entry.points for entry in entries)
-    if round(declared) == computed:
-        return None
-    return Problem("total_mismatch", None, {"declared": round(declared), "computed": computed})
+    computed = sum(entry.points for entry in read.entries)
+    return Problem("total_mismatch", None, {"declared": whole_points(declared), "computed": computed})

@@ -5,10 +5,19 @@ Shape read (namespace ignored, so older and newer files both work)::
     roster[@name, @gameSystemName] / costs / cost[@name, @value]          declared total
       forces / force / selections / selection[@name, @type, @number]       top-level = entries
                                     / categories / category[@name, @primary]
+                                    / categoryLinks / categoryLink[@targetId, @primary]
                                     / costs / cost[@name="pts", @value]
                                     / selections / selection ...           children
                      / forces / force ...                                   nested forces
-                     / categories / category[@name] / selections / ...     BattleScribe 1.x layout
+                     / categories / category[@id, @entryId, @name]         the force's categories
+                                  / selections / ...                       BattleScribe 1.x layout
+
+Categories: BattleScribe 2.02+ writes each selection's ``categories`` with names and a
+``primary`` flag. BattleScribe 2.01 writes ``categoryLinks`` instead, whose ``targetId`` points at
+a category of the force (its ``entryId``, or its ``id``) and whose own name is a placeholder
+("New CategoryLink"): the name is resolved through the categories of the force and of its
+parents. Links to categories the roster does not list (faction keywords) are ignored. Links are
+only read when a selection has no ``categories``.
 
 Costs: in a roster file each selection's ``costs`` hold only that selection's own cost, already
 multiplied by its ``number`` (a unit of 0 pts whose models carry the points is common), so a
@@ -62,7 +71,7 @@ def read_ros(data: bytes, limits: RosterLimits) -> RawRoster:
     budget = Budget(limits)
     units: list[RawUnit] = []
     for force in _children(root, "forces", "force"):
-        _read_force(force, 1, budget, units)
+        _read_force(force, 1, budget, units, {})
     return RawRoster(
         units=tuple(units),
         game_system=_attr(root, "gameSystemName"),
@@ -71,33 +80,66 @@ def read_ros(data: bytes, limits: RosterLimits) -> RawRoster:
     )
 
 
-def _read_force(force: Element, depth: int, budget: Budget, units: list[RawUnit]) -> None:
+def _read_force(
+    force: Element, depth: int, budget: Budget, units: list[RawUnit], inherited: dict[str, str]
+) -> None:
     budget.take(depth)
+    names = {**inherited, **_category_names(force)}
     for selection in _children(force, "selections", "selection"):
-        units.append(_read_unit(selection, depth + 1, budget, None))
+        units.append(_read_unit(selection, depth + 1, budget, None, names))
     for category in _children(force, "categories", "category"):
         parent = _attr(category, "name")
         for selection in _children(category, "selections", "selection"):
-            units.append(_read_unit(selection, depth + 1, budget, parent))
+            units.append(_read_unit(selection, depth + 1, budget, parent, names))
     for child in _children(force, "forces", "force"):
-        _read_force(child, depth + 1, budget, units)
+        _read_force(child, depth + 1, budget, units, names)
 
 
-def _read_unit(selection: Element, depth: int, budget: Budget, parent: str | None) -> RawUnit:
+def _category_names(force: Element) -> dict[str, str]:
+    """The force's categories by ``entryId`` and by ``id`` (the targets of 2.01 category links)."""
+    names: dict[str, str] = {}
+    for category in _children(force, "categories", "category"):
+        name = _attr(category, "name")
+        if not name:
+            continue
+        for key in (_attr(category, "id"), _attr(category, "entryId")):
+            if key:
+                names[key] = name
+    return names
+
+
+def _read_unit(
+    selection: Element, depth: int, budget: Budget, parent: str | None, names: dict[str, str]
+) -> RawUnit:
     budget.take_unit()
     points, models = _subtree(selection, depth, budget)
-    categories = tuple(
-        (clean_name(_attr(cat, "name")), (_attr(cat, "primary") or "").strip().casefold() == "true")
-        for cat in _children(selection, "categories", "category")
-    )
     return RawUnit(
         name=clean_name(_attr(selection, "name")),
         kind=(_attr(selection, "type") or "").strip().casefold(),
-        categories=categories,
+        categories=_unit_categories(selection, names),
         points=points,
         models=models,
         parent_category=parent,
     )
+
+
+def _unit_categories(selection: Element, names: dict[str, str]) -> tuple[tuple[str, bool], ...]:
+    """(name, primary) of a selection's categories, or of its resolved 2.01 category links."""
+    categories = tuple(
+        (clean_name(_attr(cat, "name")), _is_true(_attr(cat, "primary")))
+        for cat in _children(selection, "categories", "category")
+    )
+    if categories:
+        return categories
+    return tuple(
+        (clean_name(names[target]), _is_true(_attr(link, "primary")))
+        for link in _children(selection, "categoryLinks", "categoryLink")
+        if (target := _attr(link, "targetId")) and target in names
+    )
+
+
+def _is_true(value: str | None) -> bool:
+    return (value or "").strip().casefold() == "true"
 
 
 def _subtree(selection: Element, depth: int, budget: Budget) -> tuple[float, int]:
