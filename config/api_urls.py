@@ -2,9 +2,10 @@
 from django.urls import include, path
 
 from armylists import api as armylists_api
-from league import accounts
+from league import accounts, whfb_api
 from league import api as league_api
 from missions import api as missions_api
+from missions import dynamics_api
 
 urlpatterns = [
     path("accounts/", accounts.SignupView.as_view(), name="api-signup"),
@@ -24,6 +25,11 @@ urlpatterns = [
     path("dice/roll/", missions_api.DiceRollView.as_view(), name="api-dice-roll"),
     path("dice/game-length/", missions_api.GameLengthView.as_view(), name="api-game-length"),
     path("victory-points/", missions_api.VictoryPointsView.as_view(), name="api-victory-points"),
+    path("dynamics/tokens/", dynamics_api.TokensView.as_view(), name="api-dynamics-tokens"),
+    path("dynamics/passes/", dynamics_api.PassesView.as_view(), name="api-dynamics-passes"),
+    path("dynamics/advantage/", dynamics_api.AdvantageView.as_view(), name="api-dynamics-advantage"),
+    path("dynamics/morale/", dynamics_api.MoraleView.as_view(), name="api-dynamics-morale"),
+    path("whfb/victory-points/", whfb_api.WhfbVictoryPointsView.as_view(), name="api-whfb-victory-points"),
     path("tournaments/", league_api.TournamentListView.as_view(), name="api-tournaments"),
     path("tournaments/<slug:slug>/", league_api.TournamentView.as_view(), name="api-tournament"),
     path("tournaments/<slug:slug>/status/", league_api.TournamentStatusView.as_view(), name="api-tournament-status"),

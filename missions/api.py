@@ -1,14 +1,16 @@
 """API: the Cities of Death catalogue and the stateless tools (mission roll, dice, VP, legality)."""
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import generics
+from rest_framework import exceptions, generics
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api_errors import api_error, validated
 from missions import legality, objectives, services, victory
-from missions.dice import DiceError, Roller
+from missions.dice import DiceError, EnteredDiceError, EnteredRoller, Roller
 from missions.messages import outcome_message, stratagem_message, vp_message
 from missions.models import Level, Mission, Stratagem
 from missions.pregame import pregame, random_game_length
@@ -27,12 +29,45 @@ from missions.serializers import (
     StratagemSerializer,
     VictoryPointsSerializer,
 )
+from missions.systems_messages import system_message
 
 REPORT = OpenApiResponse(description="result")
 
 
 def seed_of(data: dict) -> int:
     return data["seed"] if data.get("seed") is not None else services.new_seed()
+
+
+def refuse(code: str, **params: object) -> None:
+    """Stop the request with a 400 ``{"detail", "code"}`` in the reader's language."""
+    raise exceptions.ValidationError({"detail": system_message(code, params), "code": code})
+
+
+def start_roller(data: dict) -> Roller:
+    """The faces thrown at the table when the body has ``dice``, else the seeded server roller."""
+    if data.get("dice") is None:
+        return Roller(seed_of(data))
+    if data.get("seed") is not None:
+        refuse("seed_and_dice")
+    return EnteredRoller(data["dice"])
+
+
+@contextmanager
+def entered_dice() -> Iterator[None]:
+    """Too few or impossible entered faces become 400 ``dice_missing`` / ``dice_invalid``."""
+    try:
+        yield
+    except EnteredDiceError as exc:
+        refuse(exc.code, **exc.params)
+
+
+def dice_record(roller: Roller) -> dict:
+    """What records the dice of a stateless answer: the seed (None for entered dice) and the
+    entered faces no roll needed, when there are any."""
+    body: dict = {"seed": roller.seed}
+    if isinstance(roller, EnteredRoller) and roller.unused_dice:
+        body["unused_dice"] = list(roller.unused_dice)
+    return body
 
 
 class MissionListView(generics.ListAPIView):
@@ -69,13 +104,15 @@ class MissionRollView(APIView):
     @extend_schema(request=MissionRollSerializer, responses={200: REPORT})
     def post(self, request):
         data = validated(MissionRollSerializer, request)
-        seed, level = seed_of(data), data["level"]
+        roller, level = start_roller(data), data["level"]
         standard, special = services.mission_table()
-        result = roll_mission(Roller(seed), data["on_six"], standard, special)
+        with entered_dice():
+            result = roll_mission(roller, data["on_six"], standard, special)
         mission = Mission.objects.get(slug=result.slug)
         return Response({
             "mission": MissionBriefSerializer(mission).data, "rolls": list(result.rolls),
-            "level": level.slug, "stratagems_per_player": level.stratagems_per_player, "seed": seed,
+            "level": level.slug, "stratagems_per_player": level.stratagems_per_player,
+            **dice_record(roller),
         })
 
 
@@ -85,12 +122,13 @@ class DiceRollView(APIView):
     @extend_schema(request=DiceRollSerializer, responses={200: REPORT})
     def post(self, request):
         data = validated(DiceRollSerializer, request)
-        seed = seed_of(data)
+        roller = start_roller(data)
         try:
-            roll = Roller(seed).roll(data["expression"], data["purpose"])
+            with entered_dice():
+                roll = roller.roll(data["expression"], data["purpose"])
         except (ValueError, DiceError) as exc:
             return api_error(str(exc), "dice_expression_invalid")
-        return Response({"seed": seed, "roll": services.roll_data(roll)})
+        return Response({**dice_record(roller), "roll": services.roll_data(roll)})
 
 
 class GameLengthView(APIView):
@@ -99,27 +137,34 @@ class GameLengthView(APIView):
     @extend_schema(request=GameLengthSerializer, responses={200: REPORT})
     def post(self, request):
         data = validated(GameLengthSerializer, request)
-        seed = seed_of(data)
-        result = random_game_length(Roller(seed), last_turn=data["last_turn"])
-        return Response({"seed": seed, "turns": result.turns, "rolls": [services.roll_data(r) for r in result.rolls]})
+        roller = start_roller(data)
+        with entered_dice():
+            result = random_game_length(roller, last_turn=data["last_turn"])
+        return Response({**dice_record(roller), "turns": result.turns,
+                         "rolls": [services.roll_data(r) for r in result.rolls]})
 
 
 class PregameView(APIView):
-    """POST /api/v1/missions/pregame/: every roll made before the first turn of a game."""
+    """POST /api/v1/missions/pregame/: every roll made before the first turn of a game.
+
+    ``turn_system: "dynamics"`` (seed 004): no first-turn roll, ``goes_first`` null, and
+    ``permanent_advantage`` for the player the mission would have started."""
 
     @extend_schema(request=PregameSerializer, responses={200: REPORT})
     def post(self, request):
         data = validated(PregameSerializer, request)
         players = tuple(data["players"])
         if players[0] == players[1]:
-            return api_error("The two players need different names.", "players_not_distinct")
-        seed = seed_of(data)
+            refuse("players_not_distinct")
+        roller = start_roller(data)
         spec = services.mission_spec(data["mission"])
-        result = pregame(Roller(seed), spec, data["level"].slug, players)
+        with entered_dice():
+            result = pregame(roller, spec, data["level"].slug, players, turn_system=data["turn_system"])
         body = {key: value for key, value in asdict(result).items() if key != "rolls"}
         body["players"] = list(players)
         body["rolls"] = [services.roll_data(roll) for roll in result.rolls]
-        return Response({"seed": seed, "mission": data["mission"].slug, "level": data["level"].slug, **body})
+        return Response({**dice_record(roller), "mission": data["mission"].slug,
+                         "level": data["level"].slug, **body})
 
 
 class StratagemCheckView(APIView):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 MAX_COUNT = 100
@@ -25,6 +25,31 @@ _EXPRESSION = re.compile(
 
 class DiceError(RuntimeError):
     """A dice procedure could not finish (an endless run of ties or re-rolls)."""
+
+
+class EnteredDiceError(Exception):
+    """The faces thrown at the table do not fit what must be rolled: a stable code and its params.
+
+    Not a ValueError, so callers that read a ValueError as a bad expression cannot swallow it.
+    """
+
+    code = "dice_entered_invalid"
+
+    def __init__(self, **params: object) -> None:
+        super().__init__(f"{self.code}: {params}")
+        self.params = params
+
+
+class DiceMissing(EnteredDiceError):
+    """Fewer faces were entered than the procedure needs (params: given, needed)."""
+
+    code = "dice_missing"
+
+
+class DiceInvalid(EnteredDiceError):
+    """An entered face cannot be shown by the die it stands for (params: position, face, die)."""
+
+    code = "dice_invalid"
 
 
 @dataclass(frozen=True)
@@ -108,9 +133,12 @@ class Roller:
     def __init__(self, seed: int, sequence: int = 0) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError("the seed must be an int")
+        self.seed: int | None = seed
+        self._start(sequence)
+
+    def _start(self, sequence: int) -> None:
         if isinstance(sequence, bool) or not isinstance(sequence, int) or sequence < 0:
             raise ValueError("the sequence must be a non-negative int")
-        self.seed = seed
         self._next = sequence
         self._log: list[Roll] = []
 
@@ -133,12 +161,47 @@ class Roller:
         expr = (
             expression if isinstance(expression, DiceExpression) else parse_expression(expression)
         )
-        rng = random.Random(f"{self.seed}:{self._next}")
-        dice = tuple(_one_die(rng, expr.sides) for _ in range(expr.count))
+        dice = self._faces(expr)
         result = Roll(self._next, purpose, str(expr), dice, expr.total(dice), actor)
         self._log.append(result)
         self._next += 1
         return result
+
+    def _faces(self, expr: DiceExpression) -> tuple[int, ...]:
+        """The faces of the next roll: the only step a roller of another kind replaces."""
+        rng = random.Random(f"{self.seed}:{self._next}")
+        return tuple(_one_die(rng, expr.sides) for _ in range(expr.count))
+
+
+class EnteredRoller(Roller):
+    """Faces thrown at the table, handed out in order exactly where the seeded roller would roll.
+
+    A drop-in Roller (api-v1-systems "Dice thrown at the table"): the engines cannot tell which
+    one they got, so the answer is what the server would give had it rolled these faces.
+    A D3 face is the 1–3 value read at the table, as ``Roll.dice`` holds it. ``seed`` is None.
+    """
+
+    def __init__(self, dice: Sequence[int], sequence: int = 0) -> None:
+        self.seed = None
+        self._start(sequence)
+        self._dice = tuple(dice)
+        self._used = 0
+
+    @property
+    def unused_dice(self) -> tuple[int, ...]:
+        """The faces no roll needed (reported back, never an error)."""
+        return self._dice[self._used:]
+
+    def _faces(self, expr: DiceExpression) -> tuple[int, ...]:
+        needed = self._used + expr.count
+        if needed > len(self._dice):
+            raise DiceMissing(given=len(self._dice), needed=needed)
+        faces = self._dice[self._used:needed]
+        for offset, face in enumerate(faces):
+            if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= expr.sides:
+                raise DiceInvalid(position=self._used + offset + 1, face=face, die=f"D{expr.sides}")
+        self._used = needed
+        return faces
 
 
 def _one_die(rng: random.Random, sides: int) -> int:

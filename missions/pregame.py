@@ -20,6 +20,11 @@ DEPLOYMENT_ROLL_OFF_SPECIALS = frozenset({"devastation-totale", "assaut-general"
 
 NIGHT_NONE, NIGHT_TURN_1, NIGHT_FROM_TURN_6 = "none", "turn_1", "from_turn_6"
 
+# W40K Dynamics (seed 004) has no first or second player: « ce test est inutile et il est donc
+# supprimé » (D-R6); the player who would have started gets a permanent advantage instead.
+TURN_STANDARD, TURN_DYNAMICS = "standard", "dynamics"
+TURN_SYSTEMS = (TURN_STANDARD, TURN_DYNAMICS)
+
 
 @dataclass(frozen=True)
 class PregameChoices:
@@ -49,7 +54,7 @@ class PregameResult:
     rolls: tuple[Roll, ...]
     declaration_chooser: str
     declares_first: str
-    goes_first: str
+    goes_first: str | None
     attacker: str | None = None
     defender: str | None = None
     role_chooser: str | None = None
@@ -57,6 +62,14 @@ class PregameResult:
     deploys_first: str | None = None
     dawn_dusk: str | None = None
     first_turn_chooser: str | None = None
+
+
+@dataclass(frozen=True)
+class DynamicsPregameResult(PregameResult):
+    """The Dynamics variant: no first-turn roll, nobody goes first (``goes_first`` None), and the
+    player the mission would have started holds the permanent +2 on advantage tests (or None)."""
+
+    permanent_advantage: str | None = None
 
 
 def pregame(
@@ -69,6 +82,7 @@ def pregame(
     roles: Mapping[str, str] | None = None,
     strategy_ratings: Mapping[str, int] | None = None,
     deployment_roll_off: bool | None = None,
+    turn_system: str = TURN_STANDARD,
 ) -> PregameResult:
     """Roll everything settled before the first turn, in the order of the rules.
 
@@ -76,9 +90,13 @@ def pregame(
     players agreed (§8.0). The strategy roll is not defined in the seeds [Gap]: it is a D6
     roll-off plus ``strategy_ratings`` (default: no modifier).
     ``deployment_roll_off`` None means: standard missions and DEPLOYMENT_ROLL_OFF_SPECIALS roll.
+    ``turn_system`` ``dynamics`` skips the first-turn roll and returns a DynamicsPregameResult;
+    every other roll is the same, in the same order.
     """
     if players[0] == players[1]:
         raise ValueError("a game needs two different players")
+    if turn_system not in TURN_SYSTEMS:
+        raise ValueError(f"turn_system must be one of {TURN_SYSTEMS}")
     choices = choices or PregameChoices()
     rolls: list[Roll] = []
     attacker, defender, role_chooser = _roles(
@@ -98,22 +116,27 @@ def pregame(
         # After deployment, before deciding who goes first (§7.2).
         dawn_roll, dawn = dawn_and_dusk(roller)
         rolls.append(dawn_roll)
+    common = {
+        "players": players,
+        "declaration_chooser": declaration.winner,
+        "declares_first": _pick(declaration, choices.winner_declares_first),
+        "attacker": attacker,
+        "defender": defender,
+        "role_chooser": role_chooser,
+        "deployment_chooser": deployment.winner if deployment else None,
+        "deploys_first": deployment.loser if deployment else None,
+        "dawn_dusk": dawn,
+    }
+    if turn_system == TURN_DYNAMICS:
+        advantage = fixed_first_player(mission.first_turn, attacker, defender)
+        return DynamicsPregameResult(
+            rolls=tuple(rolls), goes_first=None, permanent_advantage=advantage, **common
+        )
     first_turn_chooser, goes_first = _first_turn(
         roller, mission, players, choices, attacker, defender, rolls
     )
     return PregameResult(
-        players=players,
-        rolls=tuple(rolls),
-        declaration_chooser=declaration.winner,
-        declares_first=_pick(declaration, choices.winner_declares_first),
-        goes_first=goes_first,
-        attacker=attacker,
-        defender=defender,
-        role_chooser=role_chooser,
-        deployment_chooser=deployment.winner if deployment else None,
-        deploys_first=deployment.loser if deployment else None,
-        dawn_dusk=dawn,
-        first_turn_chooser=first_turn_chooser,
+        rolls=tuple(rolls), goes_first=goes_first, first_turn_chooser=first_turn_chooser, **common
     )
 
 
@@ -159,12 +182,20 @@ def _first_turn(
     rolls: list[Roll],
 ) -> tuple[str | None, str]:
     """(roll winner or None, player going first)."""
-    if mission.first_turn == "attacker" and attacker:
-        return None, attacker
-    if mission.first_turn == "defender" and defender:
-        return None, defender
+    fixed = fixed_first_player(mission.first_turn, attacker, defender)
+    if fixed is not None:
+        return None, fixed
     result = _logged(roll_off(roller, PURPOSE_FIRST_TURN, players), rolls)
     return result.winner, _pick(result, choices.winner_goes_first)
+
+
+def fixed_first_player(first_turn: str, attacker: str | None, defender: str | None) -> str | None:
+    """The player the mission sends first by role, or None when a roll-off decides."""
+    if first_turn == "attacker" and attacker:
+        return attacker
+    if first_turn == "defender" and defender:
+        return defender
+    return None
 
 
 def is_night(dawn_dusk: str | None, turn: int) -> bool:

@@ -2,6 +2,7 @@
 from rest_framework import serializers
 
 from missions.models import Level, Mission, Stratagem
+from missions.pregame import TURN_STANDARD, TURN_SYSTEMS
 from missions.victory import UNIT_TYPES, VEHICLE_DAMAGE
 
 ROLE_OR_NULL = ["attacker", "defender"]
@@ -66,21 +67,38 @@ class SeedField(serializers.IntegerField):
         super().__init__(min_value=0, max_value=2**63 - 1, required=False, **kwargs)
 
 
+MAX_ENTERED_DICE = 1000
+
+
+class DiceField(serializers.ListField):
+    """Faces thrown at the table, in the order the server would roll them (instead of a seed).
+
+    Any integer is accepted here: whether it fits the die is the roller's answer (dice_invalid).
+    """
+
+    def __init__(self, **kwargs):
+        super().__init__(child=serializers.IntegerField(), max_length=MAX_ENTERED_DICE,
+                         required=False, **kwargs)
+
+
 class MissionRollSerializer(serializers.Serializer):
     level = level_field()
     on_six = serializers.ChoiceField(choices=["reroll", "special"])
     seed = SeedField()
+    dice = DiceField()
 
 
 class DiceRollSerializer(serializers.Serializer):
     expression = serializers.CharField(max_length=20)
     purpose = serializers.CharField(max_length=120, default="table")
     seed = SeedField()
+    dice = DiceField()
 
 
 class GameLengthSerializer(serializers.Serializer):
     last_turn = serializers.IntegerField(min_value=1, max_value=20, default=6)
     seed = SeedField()
+    dice = DiceField()
 
 
 class PregameSerializer(serializers.Serializer):
@@ -90,6 +108,8 @@ class PregameSerializer(serializers.Serializer):
         child=serializers.CharField(max_length=100), min_length=2, max_length=2
     )
     seed = SeedField()
+    dice = DiceField()
+    turn_system = serializers.ChoiceField(choices=TURN_SYSTEMS, default=TURN_STANDARD)
 
 
 class StratagemCheckSerializer(serializers.Serializer):
