@@ -2,6 +2,7 @@
 the victory-points helper and the stratagem declaration. They only shape input."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -9,10 +10,12 @@ from django.utils.translation import gettext_lazy as _
 
 from armylists.serializers import MAX_UNITS
 from config.i18n import current_language
+from league.errors import Invalid
 from league.forms import GrowableFormSet
-from league.models import Game
-from league.services import table_rolls
+from league.models import Game, Player
+from league.services import results, table_rolls
 from missions import objectives, victory
+from missions import services as missions
 from missions.messages import vp_message
 
 DRAW = "draw"
@@ -50,9 +53,26 @@ def outcome_label(game: Game, key: str) -> str:
     return str(OUTCOME_LABELS.get(key, key))
 
 
+@dataclass(frozen=True)
+class ReportPreview:
+    """What sending the report form records, said before it is sent.
+
+    ``known`` is False while the form lacks what the result needs; ``problem`` is why it cannot
+    be recorded; ``conflict`` says how the victory points disagree with the result, which the
+    player must confirm (``refused``: on a mission the VP decide, they cannot)."""
+
+    known: bool = False
+    winner: Player | None = None
+    by_objective: bool = False
+    problem: str = ""
+    conflict: str = ""
+    refused: bool = False
+
+
 class ReportForm(forms.Form):
     """A result: the winner, a draw or the objective's verdict; VP; the objective outcome;
-    the stratagems used (pre-filled from the declarations)."""
+    the stratagems used (pre-filled from the declarations). A result the victory points
+    contradict needs ``confirm_vp`` ticked."""
 
     winner = forms.ChoiceField(label=_("Result"), widget=forms.RadioSelect)
     vp_a = forms.IntegerField(label=_("Victory points"), min_value=0, max_value=1_000_000,
@@ -63,10 +83,15 @@ class ReportForm(forms.Form):
                                              widget=forms.CheckboxSelectMultiple)
     stratagems_b = forms.MultipleChoiceField(label=_("Stratagems"), required=False,
                                              widget=forms.CheckboxSelectMultiple)
+    confirm_vp = forms.BooleanField(
+        label=_("I confirm: the objective decided the game, not the victory points"),
+        required=False)
 
     def __init__(self, *args: Any, game: Game, stratagems: list[tuple[str, str]], **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.game = game
+        self.stratagems = stratagems
+        self.preview = ReportPreview()
         self.shapes = outcome_shapes(game)
         a, b = game.player_a, game.player_b
         choices = [(str(a.pk), _("%(player)s won") % {"player": a.name}),
@@ -111,18 +136,76 @@ class ReportForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        winner = data.get("winner")
         self.outcome: dict[str, Any] | None = None
-        if not self.shapes or winner is None:
+        winner = data.get("winner")
+        if winner is None:
             return data
         touched = any(data.get(name) not in (None, "", False) for name in self.fields
                       if name.startswith("out_"))
-        if winner == OBJECTIVE or touched:
+        if self.shapes and (winner == OBJECTIVE or touched):
             if winner == DRAW:
                 self.add_error("winner", _("With an objective outcome, choose “Decided by the "
                                            "objective”: it gives a draw when the objective does."))
             self.outcome = self._outcome(data)
+        if not self.errors:
+            self._check_preview(data)
         return data
+
+    def _check_preview(self, data: dict[str, Any]) -> None:
+        """Work out what the report records; stop a result the VP contradict unless confirmed."""
+        self.preview = preview = self._preview(data)
+        if preview.problem:
+            self.add_error(None, preview.problem)
+        elif preview.refused:
+            self.add_error("winner", preview.conflict)
+        elif preview.conflict and not data.get("confirm_vp"):
+            self.add_error("confirm_vp", preview.conflict)
+
+    def _preview(self, data: dict[str, Any]) -> ReportPreview:
+        game, content = self.game, self.content()
+        try:
+            winner_id = results.recorded_winner(game, results.ResultInput(
+                winner=content["winner"], outcome=content["outcome"]))
+        except Invalid as exc:
+            return ReportPreview(problem=str(exc.message))
+        players = {p.pk: p for p in (game.player_a, game.player_b)}
+        winner = players.get(winner_id) if winner_id is not None else None
+        conflict, refused = self._vp_conflict(data, winner)
+        return ReportPreview(known=True, winner=winner, by_objective=self.outcome is not None,
+                             conflict=conflict, refused=refused)
+
+    def _vp_conflict(self, data: dict[str, Any], winner: Player | None) -> tuple[str, bool]:
+        """How the typed VP disagree with the result; refused on a mission the VP decide."""
+        game = self.game
+        vp_a, vp_b = data.get("vp_a"), data.get("vp_b")
+        if vp_a is None or vp_b is None:
+            return "", False
+        sides = (str(game.player_a_id), str(game.player_b_id))
+        by_vp = missions.vp_result(sides, dict(zip(sides, (vp_a, vp_b), strict=True))).winner
+        recorded = None if winner is None else str(winner.pk)
+        vp_decide = game.mission is not None and not self.shapes
+        if recorded == by_vp or (by_vp is None and not vp_decide):
+            return "", False
+        names = {str(p.pk): p.name for p in (game.player_a, game.player_b)}
+        score = {"score": f"{vp_a}–{vp_b}"}
+        says = (_("the victory points (%(score)s) give a draw") % score if by_vp is None else
+                _("the victory points (%(score)s) say %(player)s won")
+                % {**score, "player": names[by_vp]})
+        if vp_decide:
+            return _("On this mission the victory points decide, and %(says)s: change the "
+                     "result or the victory points.") % {"says": says}, True
+        records = (_("a draw") if winner is None
+                   else _("a win for %(player)s") % {"player": winner.name})
+        return _("This report records %(records)s, but %(says)s. Tick the box below if the "
+                 "objective decided the game.") % {"records": records, "says": says}, False
+
+    def current_preview(self) -> ReportPreview:
+        """The preview of the posted data, or of the form as first shown (a twin bound to it)."""
+        if self.is_bound:
+            return self.preview
+        data = {name: value for name, value in self.initial.items() if value is not None}
+        twin = ReportForm(data, game=self.game, stratagems=self.stratagems)
+        return twin.preview if twin.is_valid() else ReportPreview()
 
     def _outcome(self, data: dict[str, Any]) -> dict[str, Any] | None:
         """The outcome keyed by player id strings, as the API takes it; None with errors."""

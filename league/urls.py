@@ -4,12 +4,11 @@ from django.contrib.auth.views import LogoutView
 from django.urls import path
 
 from league import views
-from league.accounts import RateLimitedLoginView
 from league.views import account
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("login/", RateLimitedLoginView.as_view(), name="login"),
+    path("login/", account.LandingLoginView.as_view(), name="login"),
     path("logout/", LogoutView.as_view(), name="logout"),
     path("signup/", views.signup, name="signup"),
     path("tournaments/<slug:slug>/", views.tournament, name="tournament"),

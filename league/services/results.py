@@ -71,8 +71,14 @@ def _check_content(game: Game, content: ResultInput) -> int | None:
     if any(not 0 <= int(v) <= MAX_VP for v in content.victory_points.values()):
         raise Invalid(_("Victory points must be between 0 and %(max)s.") % {"max": MAX_VP}, "vp_invalid")
     check_stratagems(game, content.stratagems)
+    return recorded_winner(game, content)
+
+
+def recorded_winner(game: Game, content: ResultInput) -> int | None:
+    """The winner a report of ``content`` records (None: a draw): the ticked one, or the
+    objective's verdict when there is an outcome. The game page previews a report with it."""
     winner = content.winner
-    if winner is not None and winner not in ids:
+    if winner is not None and winner not in set(game.player_ids):
         raise Invalid(_("The winner must be one of the two players."), "winner_not_in_game")
     if content.outcome is not None:
         decided = _decide(game, content)

@@ -7,6 +7,7 @@ import secrets
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -37,6 +38,8 @@ SIDES = ("a", "b")
 
 
 def game(request, pk: int):
+    if not request.user.is_authenticated:  # a link followed before logging in: log in, come back
+        return redirect_to_login(request.get_full_path())
     actor = Actor.of(request)
     found = _visible_game(actor, pk)
     me = results.side_of(actor, found)
@@ -68,17 +71,22 @@ def _visible_game(actor: Actor, pk: int) -> Game:
 def _act(request, actor: Actor, found: Game, bound: dict[str, Any]):
     """Run the posted action; a redirect when it went through, None to show the page again."""
     action = request.POST.get("action")
-    handler = {"report": _report, "roll": _roll, "declare": _declare, "vp": _vp,
+    handler = {"report": _report, "preview": _preview, "roll": _roll, "declare": _declare, "vp": _vp,
                "confirm": _confirm, "dispute": _dispute}.get(action or "")
     if handler is None:
         return redirect("game", pk=found.pk)
     return handler(request, actor, found, bound)
 
 
-def _report(request, actor: Actor, found: Game, bound: dict[str, Any]):
+def _posted_report(request, found: Game, bound: dict[str, Any]) -> ReportForm:
     catalogue = Catalogue(found.round.tournament.level)
     form = ReportForm(request.POST, game=found, stratagems=stratagem_choices(catalogue))
     bound["report_form"] = form
+    return form
+
+
+def _report(request, actor: Actor, found: Game, bound: dict[str, Any]):
+    form = _posted_report(request, found, bound)
     if not form.is_valid():
         return None
     done = attempt(request, lambda: results.report(
@@ -87,6 +95,12 @@ def _report(request, actor: Actor, found: Game, bound: dict[str, Any]):
         return None
     messages.success(request, _status_message(done.status))
     return redirect("game", pk=found.pk)
+
+
+def _preview(request, actor: Actor, found: Game, bound: dict[str, Any]):
+    """Show what the posted report would record (the page's preview line); nothing is sent."""
+    _posted_report(request, found, bound).is_valid()
+    return None
 
 
 def _confirm(request, actor: Actor, found: Game, bound: dict[str, Any]):
@@ -204,6 +218,7 @@ def game_context(request, found: Game, me: Player | None,
         rolls=roll_lines(found, ids, names),
         latest=latest, latest_summary=_summary(found, latest, catalogue) if latest else None,
         may_confirm=_may_answer(found, me, latest),
+        report_due=live and not latest and found.status == Game.Status.PENDING,
         may_report=live and (found.status != Game.Status.CONFIRMED
                              or (me is None and Actor.of(request).is_staff)),
         declared=_declared(found, catalogue),
@@ -216,8 +231,9 @@ def game_context(request, found: Game, me: Player | None,
         context.update(_vp_context(found, bound, vp_result))
         initial = {f"vp_{s}": side.victory_points
                    for s, side in zip(SIDES, vp_result.sides, strict=True)} if vp_result else {}
-        context["report_form"] = bound.get("report_form") or ReportForm(
+        context["report_form"] = form = bound.get("report_form") or ReportForm(
             game=found, stratagems=stratagem_choices(catalogue), initial=initial)
+        context["preview"] = form.current_preview()
         context["dispute_form"] = DisputeForm()
     return context
 

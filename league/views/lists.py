@@ -25,6 +25,7 @@ from league.views.common import attempt, visible_tournament
 
 PREFIX = "units"
 UPLOAD_IDS = "id_upload_%s"  # the paste form has a format field too: ids must differ
+FORM_ANCHORS = {"formset": "units-title", "paste_form": "paste-title", "upload_form": "upload-title"}
 
 
 def player_list(request, slug: str, pk: int):
@@ -56,11 +57,24 @@ def player_list(request, slug: str, pk: int):
                "versions": _version_rows(history, shown, list_url(slug, pk, role)),
                "old_version": not latest,
                "editable": editable and not locked and latest, "locked": locked,
-               **_report_context(shown, names)}
+               "not_saved": _not_saved(request, forms), **_report_context(shown, names)}
     if context["editable"]:
         context.update(_blank_forms(list(names.items()), shown, forms))
         _attach_problems(context["formset"], context.get("report"))
     return render(request, "league/list.html", context)
+
+
+def _not_saved(request, forms: dict[str, Any]) -> dict[str, Any] | None:
+    """A submission that was refused, told first: what went wrong and where the sent form is
+    (it keeps what was typed or pasted); the report below stays the saved version's."""
+    if request.method != "POST" or not forms or "add_rows" in request.POST:
+        return None  # nothing sent, or rows asked for
+    key, form = next(iter(forms.items()))
+    if key == "formset":
+        errors = [*form.non_form_errors(), *(e for f in form.forms for e in f.non_field_errors())]
+    else:
+        errors = [error for field_errors in form.errors.values() for error in field_errors]
+    return {"errors": errors, "anchor": FORM_ANCHORS[key]}
 
 
 def list_url(slug: str, pk: int, role: str = "") -> str:

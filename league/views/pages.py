@@ -76,6 +76,7 @@ def event_context(request, event: Tournament, me: Player | None,
                     and event.status == Status.REGISTRATION_OPEN)
     return {
         "tournament": event, "players": players, "me": me, "round": current, "games": games,
+        "pairings": [{"game": g, "result": result_line(g)} for g in games],
         "rounds": published, "latest_round": latest, "my_games": {g.pk for g in mine},
         "my_game": my_game, "standings": standing_rows(event, ranked),
         "tiebreak_labels": tiebreak_labels(event),
@@ -103,6 +104,17 @@ def _round_games(round_: Round | None) -> list[Game]:
     # Byes (no table) last on every database.
     return list(round_.games.select_related("player_a", "player_b", "mission")
                 .order_by(F("table").asc(nulls_last=True), "pk"))
+
+
+def result_line(game: Game) -> dict[str, Any] | None:
+    """A confirmed game's winner (None: a draw) and score, player A's VP first; None until the
+    result is confirmed: a reported result may still be disputed, so it is not shown publicly."""
+    if game.is_bye or game.status != Game.Status.CONFIRMED:
+        return None
+    names = {game.player_a_id: game.player_a.name, game.player_b_id: game.player_b.name}
+    points = [game.victory_points.get(str(pid)) for pid in (game.player_a_id, game.player_b_id)]
+    score = "–".join(str(p) for p in points) if None not in points else ""
+    return {"winner": names.get(game.winner_id), "score": score}
 
 
 def tiebreak_labels(event: Tournament) -> list[str]:

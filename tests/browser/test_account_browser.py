@@ -50,7 +50,8 @@ def test_reset_then_profile_and_language(new_page, screenshots, settings):
     page.get_by_role("main").get_by_role("button", name="Log in").click()
 
     page.get_by_role("link", name="Profile").click()
-    page.get_by_text("Bérénice la Très Longue").wait_for()
+    page.get_by_role("cell", name="Bérénice la Très Longue").wait_for()
+    page.get_by_role("link", name="Report the result of your game against Bérénice la Très Longue").wait_for()
     check(page, screenshots, "04-profile")
     page.select_option("#id_language", "fr")
     page.get_by_role("button", name="Save").click()

@@ -8,6 +8,7 @@ import pytest
 
 from league.models import Game, Player, Tournament
 from league.services import rounds, tournaments
+from missions.models import Mission
 from tests.browser.a11y import audit
 from tests.browser.events import open_event, organiser, register, user
 
@@ -84,15 +85,30 @@ def test_player_journey(new_page, screenshots):
     game = rounds.pair_next_round(staff, event).games.get()
     me = Player.objects.get(tournament=event, user__username="alice")
 
-    # Alice opens her game from the event page and reports a win.
+    # Urban Assault: the objective decides, and with nothing ticked it gives a draw.
+    Game.objects.filter(pk=game.pk).update(mission=Mission.objects.get(slug="assaut-urbain"))
+
+    # Alice opens her game from the event page; the page says what sending would record.
     alice.goto(f"/tournaments/{event.slug}/")
     alice.get_by_role("link", name="My game").click()
     alice.wait_for_url(re.compile(f"/games/{game.pk}/$"))
     assert alice.get_by_text("Bob").first.is_visible()
+    preview = alice.locator("#report-preview")
+    assert "Sending this form records: a draw." in preview.inner_text()
     shot(alice, "game")
-    alice.get_by_label("Alice won").check()
+    # VP that say otherwise: the draw is flagged before anything is recorded (live, then on send).
     alice.get_by_label("Victory points of Alice").fill("600")
     alice.get_by_label("Victory points of Bob").fill("250")
+    alice.locator("#report-preview.conflict").wait_for()
+    alice.get_by_role("button", name="Send the result").click()
+    warning = alice.locator("#report-preview .warning")
+    assert "records a draw, but the victory points (600–250) say Alice won" in warning.inner_text()
+    assert alice.get_by_label("I confirm: the objective decided the game").is_visible()
+    assert not Game.objects.get(pk=game.pk).reports.exists()
+    shot(alice, "draw-warning")
+    # She ticks what really happened; the line follows, and the win is sent.
+    alice.get_by_label("Occupies the ruin the opponent defends: Alice").check()
+    alice.get_by_text("Sending this form records: Alice won.").wait_for()
     alice.get_by_role("button", name="Send the result").click()
     alice.get_by_text("your opponent must now confirm it").wait_for()
     shot(alice, "reported")
@@ -106,7 +122,11 @@ def test_player_journey(new_page, screenshots):
     opponent.get_by_role("button", name="Se connecter").click()
     opponent.wait_for_url(re.compile(f"/games/{game.pk}/$"))
     shot(opponent, "game-fr")
-    opponent.get_by_role("button", name="Confirmer ce résultat").click()
+    # On a phone the confirmation waiting for him is on the first screen.
+    confirm = opponent.get_by_role("button", name="Confirmer ce résultat")
+    box = confirm.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= opponent.viewport_size["height"], box
+    confirm.click()
     opponent.get_by_text("Résultat confirmé.").wait_for()
     shot(opponent, "confirmed-fr")
     assert Game.objects.get(pk=game.pk).winner_id == me.pk

@@ -11,15 +11,17 @@ import pytest
 from django.conf import settings as django_settings
 from django.core.exceptions import ImproperlyConfigured, PermissionDenied
 from django.db import OperationalError, connection
+from django.shortcuts import resolve_url
 from django.test import Client, override_settings
 from django.urls import include, path, reverse
 
 from config import urls as project_urls
 from config.mail import email_settings
+from league.audit import Actor
 from league.models import AuditEntry, Game, Player, Round
 from league.profile_models import Profile
-from league.services import tournaments
-from tests.browser.events import open_event, organiser, user
+from league.services import results, tournaments
+from tests.browser.events import lock_and_pair, open_event, organiser, register, user
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -200,6 +202,58 @@ def test_profile_shows_my_events_and_games_only(client, staff, alice):
     assert page.index(reverse("game", args=[played.pk])) < page.index(reverse("game", args=[bye.pk]))
 
 
+@pytest.fixture
+def in_play(staff, alice):
+    """A running event whose round 1 is in play: Alice against Bob; returns (game, bob)."""
+    bob = user("bob")
+    event = open_event(staff, name="Ligue en cours")
+    for account, name in ((alice, "Alice"), (bob, "Bob")):
+        register(event, account, name)
+    game = lock_and_pair(staff, event).games.get()
+    return game, bob
+
+
+def log_in(client, account) -> str:
+    response = client.post(reverse("login"), {"username": account.username,
+                                              "password": "player-pass-1234"})
+    assert response.status_code == 302
+    return response.url
+
+
+def test_profile_says_what_waits_for_me(client, alice, in_play):
+    game, bob = in_play
+    client.force_login(alice)
+    page = text(client.get(reverse("profile")))
+    waiting = page[page.index('id="waiting-title"'):page.index('id="events-title"')]
+    assert "Report the result of your game against Bob" in waiting
+    assert f'href="{reverse("game", args=[game.pk])}"' in waiting
+    results.report(Actor(user=bob), game.pk, results.ResultInput(winner=None))
+    page = text(client.get(reverse("profile")))
+    assert "Confirm or dispute the result Bob reported" in page
+    client.force_login(bob)  # the reporter waits for Alice: nothing for him to do
+    assert 'id="waiting-title"' not in text(client.get(reverse("profile")))
+
+
+def test_log_in_during_an_event_lands_on_the_current_game(client, alice, in_play):
+    game, bob = in_play
+    game_url = reverse("game", args=[game.pk])
+    assert log_in(client, alice) == game_url
+    client.logout()
+    response = client.post(f"{reverse('login')}?next={reverse('profile')}",
+                           {"username": "alice", "password": "player-pass-1234"})
+    assert response.url == reverse("profile")  # an explicit next wins
+    client.logout()
+    results.report(Actor(user=bob), game.pk, results.ResultInput(winner=None))
+    assert log_in(client, alice) == game_url  # a confirmation waits there
+    results.confirm(Actor(user=alice), game.pk)
+    client.logout()
+    assert log_in(client, alice) == resolve_url(django_settings.LOGIN_REDIRECT_URL)
+
+
+def test_log_in_outside_an_event_goes_where_it_did(client, alice):
+    assert log_in(client, alice) == resolve_url(django_settings.LOGIN_REDIRECT_URL)
+
+
 def test_profile_without_events_invites_to_the_home_page(client, alice):
     client.force_login(alice)
     page = text(client.get(reverse("profile")))
@@ -311,7 +365,9 @@ def test_profile_queries_do_not_grow_with_events_and_games(client, staff, alice,
     # session, user, profile, my registrations, my games
     with django_assert_max_num_queries(5):
         page = text(client.get(reverse("profile")))
-    assert page.count('href="/games/') == games
+    waiting, listed = page.split('id="events-title"')
+    assert listed.count('href="/games/') == games
+    assert waiting.count("Report the result of your game against") == games  # all in play
     assert page.count('<article class="my-event">') == events
 
 

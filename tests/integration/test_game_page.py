@@ -136,7 +136,7 @@ def test_resubmitted_form_returns_the_earlier_roll(client, table):
 def test_strangers_and_anonymous_cannot_roll(client, table):
     found, _alice, _bob = table
     url = reverse("game", args=[found.pk])
-    assert client.post(url, roll_post("d6")).status_code == 403
+    assert client.post(url, roll_post("d6")).status_code == 302  # to the log-in page
     client.force_login(user("mallory"))
     assert client.post(url, roll_post("d6")).status_code == 403
     with pytest.raises(Forbidden):
@@ -296,6 +296,88 @@ def test_missions_without_outcome_keep_the_plain_form(client, table):
     found = set_mission(found, "offensive-majeure")
     _response, text = page(client, alice, found)
     assert 'value="objective"' not in text and 'name="out_' not in text
+
+
+# --- what a report records, said before it is sent --------------------------------------------
+
+def preview_line(text: str) -> str:
+    start = text.index('id="report-preview"')
+    return text[start:text.index("</div>", start)]
+
+
+def test_objective_draw_against_the_vp_needs_a_confirmation(client, table):
+    """Assaut Urbain with nothing ticked is a draw: 1200–800 VP must not make it one silently."""
+    found, alice, _bob = table
+    found = set_mission(found, "assaut-urbain")
+    _response, text = page(client, alice, found)
+    assert "Sending this form records: a draw." in preview_line(text)  # said before sending
+    sent = {"action": "report", "winner": "objective", "vp_a": "1200", "vp_b": "800"}
+    _response, text = page(client, alice, found, sent)
+    line = preview_line(text)
+    assert "records a draw, but the victory points (1200–800) say Alice won" in line
+    assert "I confirm: the objective decided the game, not the victory points" in line
+    assert not Report.objects.filter(game=found).exists()
+    page(client, alice, found, {**sent, "confirm_vp": "on"})
+    reported = Report.objects.get(game=found)
+    assert reported.winner_id is None and reported.victory_points == {
+        str(found.player_a_id): 1200, str(found.player_b_id): 800}
+
+
+def test_preview_button_says_what_would_be_recorded_and_sends_nothing(client, table):
+    found, alice, _bob = table
+    found = set_mission(found, "assaut-urbain")
+    _response, text = page(client, alice, found, {
+        "action": "preview", "winner": "objective", "out_occupies_enemy_ruin_b": "on",
+        "vp_a": "300", "vp_b": "500"})
+    line = preview_line(text)
+    assert "Sending this form records: Bob won." in line and "objective outcome decides" in line
+    assert "I confirm" not in line  # the VP agree
+    assert not Report.objects.filter(game=found).exists()
+    assert 'value="preview"' in text and "report-preview.js" in text
+
+
+def test_winner_with_fewer_vp_on_a_vp_mission_is_refused(client, table):
+    found, alice, _bob = table
+    found = set_mission(found, "offensive-majeure")  # most VP wins (§6.4)
+    sent = {"action": "report", "winner": str(found.player_a_id), "vp_a": "200", "vp_b": "900",
+            "confirm_vp": "on"}
+    _response, text = page(client, alice, found, sent)
+    assert "On this mission the victory points decide" in preview_line(text)
+    assert "I confirm" not in preview_line(text)  # no way round it
+    assert not Report.objects.filter(game=found).exists()
+    page(client, alice, found, {**sent, "winner": str(found.player_b_id)})
+    assert Report.objects.get(game=found).winner_id == found.player_b_id
+
+
+def test_consistent_reports_need_no_confirmation(client, table):
+    found, alice, _bob = table
+    found = set_mission(found, "accrochage")
+    page(client, alice, found, {"action": "report", "winner": "objective", "out_flags_a": "2",
+                                "out_flags_b": "0", "vp_a": "700", "vp_b": "100"})
+    assert Report.objects.get(game=found).winner_id == found.player_a_id
+
+
+def test_pending_confirmation_comes_first_on_the_opponents_page(client, table):
+    found, alice, bob = table
+    _response, text = page(client, alice, found)
+    assert text.index("Your game is on.") < text.index('id="mission-title"')
+    page(client, alice, found, {"action": "report", "winner": str(found.player_a_id)})
+    _response, text = page(client, bob, found)
+    confirm = text.index('value="confirm"')
+    assert confirm < text.index('class="facts"') and confirm < text.index('id="mission-title"')
+    assert "Your opponent reported this result" in text
+    _response, text = page(client, alice, found)
+    assert "Waiting for the opponent to confirm." in text and "Your game is on." not in text
+
+
+def test_logged_out_visitor_is_sent_to_log_in_and_back(client, table):
+    found, alice, _bob = table
+    url = reverse("game", args=[found.pk])
+    response = client.get(url)
+    assert response.status_code == 302 and response.url == f"{reverse('login')}?next={url}"
+    response = client.post(response.url, {"username": alice.username,
+                                          "password": "player-pass-1234"})
+    assert response.url == url
 
 
 # --- stratagem declarations ------------------------------------------------------------------

@@ -1,11 +1,16 @@
 """The player site's pages: who may see what, service refusals shown on the page, query counts."""
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from armylists.services import entries_from_units
+from league.audit import Actor
 from league.models import Game, Player, Tournament
 from league.services import lists, results, rounds, tournaments
 from tests.browser.events import LEGAL_UNITS, lock_and_pair, open_event, organiser, register, user
@@ -176,6 +181,23 @@ def test_unreadable_roster_and_locked_list_are_shown_as_errors(client, staff, ev
     assert player.lists.get().army_list.supersedes_id is None  # nothing new stored
 
 
+def test_a_paste_that_is_not_a_roster_is_reported_first_and_kept(client, event):
+    alice = user("alice")
+    player = register(event, alice, "Alice")  # a legal list is saved already
+    url = reverse("player_list", args=[event.slug, player.pk])
+    pasted = "Dear organiser,\nmy list is attached. Cheers!"
+    page = text(signed_in(client, alice).post(
+        url, {"source": "paste", "roster": pasted, "roster_format": "auto"}))
+    failure = page.index("Your list was NOT saved.")
+    assert failure < page.index("This list is legal.")  # before the previous version's report
+    assert "Saved version:" in page and 'href="#paste-title"' in page
+    reason = page[failure:page.index("</div>", failure)]
+    assert 'class="errorlist"' in reason  # why, at the top
+    assert "Dear organiser,\nmy list is attached. Cheers!</textarea>" in page
+    assert len(lists.history(lists.current_list(player))) == 1
+    assert "NOT saved" not in text(client.get(url))
+
+
 # --- games -----------------------------------------------------------------------------------
 
 @pytest.fixture
@@ -196,8 +218,10 @@ def test_game_page_visible_to_its_players_and_staff_only(client, staff, paired):
     assert game.mission.name in text(page)
     assert signed_in(client, user("mallory")).get(url).status_code == 403
     client.logout()
-    assert client.get(url).status_code == 403
-    assert client.post(url, {"action": "confirm"}).status_code == 403
+    # A logged-out visitor is sent to log in and back, and nothing is done.
+    login = f"{reverse('login')}?next={url}"
+    assert client.get(url).url == login and client.post(url, {"action": "confirm"}).url == login
+    assert Game.objects.get(pk=game.pk).status == Game.Status.PENDING
 
 
 def test_draft_round_game_is_404_for_players(client, staff, event):
@@ -390,6 +414,32 @@ def test_past_rounds_can_be_shown_and_my_game_is_linked(client, staff, paired):
     assert 'aria-current="page">Round 1' in first
     stranger = text(signed_in(client, user("mallory")).get(f"{url}?round=1"))
     assert reverse("game", args=[game.pk]) not in stranger  # only players' own games are linked
+
+
+def test_event_page_shows_confirmed_winner_and_score_only(client, staff, paired):
+    accounts, _players, game = paired
+    event = game.round.tournament
+    a, b = game.player_a, game.player_b
+    results.report(staff, game.pk, results.ResultInput(
+        winner=a.pk, victory_points={a.pk: 1200, b.pk: 800}))
+    event.refresh_from_db()
+    second = rounds.pair_next_round(staff, event).games.get()
+    reporter = next(acc for acc in accounts.values() if acc.pk == second.player_a.user_id)
+    results.report(Actor(user=reporter), second.pk, results.ResultInput(
+        winner=second.player_b_id, victory_points={second.player_a_id: 900,
+                                                   second.player_b_id: 654321}))
+    url = reverse("tournament", args=[event.slug])
+    first = text(client.get(f"{url}?round=1"))
+    assert f"{a.name} won</strong> · <span class=\"score\">1200–800 VP" in first
+    latest = text(client.get(url))
+    # A reported result may still be disputed: its status is shown, its score is not.
+    assert "reported, to be confirmed" in latest and "654321" not in latest
+    assert re.search(r'aria-current="page">Round 2 <span class="meta">\(in play\)', latest)
+
+
+def test_round_tabs_are_styled_and_mark_the_shown_round():
+    css = (Path(settings.BASE_DIR) / "static" / "muster.css").read_text()
+    assert ".tabs ul {" in css and '.tabs a[aria-current="page"]' in css
 
 
 @pytest.mark.parametrize("versions", [1, 8])
