@@ -29,6 +29,9 @@ PACK_ANSWER = inline_serializer("MissionPack", {
     "progress": serializers.IntegerField(min_value=0, max_value=100),
     "download_url": serializers.URLField(required=False),
     "error": serializers.CharField(required=False),
+    "stale": serializers.BooleanField(
+        help_text="pending or running but not moved for a while (its worker died): staff can "
+                  "retry it, and a new request for the round supersedes it"),
 })
 
 
@@ -47,7 +50,7 @@ def pack_data(pack: MissionPack, request) -> dict[str, Any]:
     data: dict[str, Any] = {
         "id": pack.pk, "status": pack.status, "progress": pack.progress,
         "tournament": pack.round.tournament.slug, "round": pack.round.number,
-        "requested_at": pack.requested_at.isoformat(),
+        "requested_at": pack.requested_at.isoformat(), "stale": pack.stale,
     }
     if pack.status == MissionPack.Status.DONE:
         data["download_url"] = request.build_absolute_uri(
@@ -93,7 +96,11 @@ class PackView(APIView):
 
 
 class PackDownloadView(APIView):
-    """GET (staff): the PDF; 409 while it is being built."""
+    """GET (staff): the PDF; 409 while it is being built.
+
+    Only a done pack is served, and its file only ever appears whole (os.replace of a
+    finished temporary file), so a download never gets a partial PDF.
+    """
 
     permission_classes = [StaffOnly]
 

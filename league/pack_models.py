@@ -1,5 +1,6 @@
 """The printed mission pack of a round: one PDF built in the background, its state and file."""
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 from django.conf import settings
@@ -7,6 +8,7 @@ from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -40,6 +42,15 @@ class MissionPack(models.Model):
     requested_at = models.DateTimeField(_("requested"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    # Bumped on every state or progress write: a pending or running pack that has not moved
+    # for MUSTER_PACK_STALE_SECONDS is stale (its worker died): it can be retried or superseded.
+    progress_at = models.DateTimeField(_("last progress"), default=timezone.now)
+    # The run that owns the pack: each build start takes a new token under the row lock, and
+    # every write of a run is filtered on its token, so a superseded run stops writing.
+    attempt = models.CharField(max_length=32, blank=True, editable=False)
+    # Builds started since the pack was requested or retried; bounds redeliveries of a
+    # pack that kills its worker each time.
+    runs = models.PositiveSmallIntegerField(_("runs"), default=0)
 
     class Meta:
         verbose_name = _("mission pack")
@@ -48,6 +59,14 @@ class MissionPack(models.Model):
 
     def __str__(self) -> str:
         return _("Mission pack, %(round)s") % {"round": self.round}
+
+    @property
+    def stale(self) -> bool:
+        """Pending or running, yet nothing has moved for MUSTER_PACK_STALE_SECONDS."""
+        if self.status not in (self.Status.PENDING, self.Status.RUNNING):
+            return False
+        limit = timedelta(seconds=settings.MUSTER_PACK_STALE_SECONDS)
+        return self.progress_at < timezone.now() - limit
 
     @property
     def file_name(self) -> str:

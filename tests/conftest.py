@@ -52,22 +52,80 @@ def _test_database_url() -> str:
     return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
-@pytest.fixture(scope="session")
-def celery_worker_process(django_db_setup, django_db_blocker):
-    """A real `celery -A config worker` on the test database and a queue of its own."""
-    queue = f"muster-test-{uuid.uuid4().hex[:8]}"
-    celery_app.conf.task_default_queue = queue
-    env = {**os.environ, "DATABASE_URL": _test_database_url()}
+def start_worker(queue: str, *, pool: str = "solo", **env: str) -> subprocess.Popen:
+    """`celery -A config worker` on the test database, consuming ``queue`` only.
+
+    ``env`` adds settings for this worker alone (e.g. MUSTER_TASK_VISIBILITY_TIMEOUT).
+    """
+    env = {**os.environ, "DATABASE_URL": _test_database_url(), **env}
     command = [
-        sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
+        sys.executable, "-m", "celery", "-A", "config", "worker", f"--pool={pool}",
         "--without-heartbeat", "--without-gossip", "--without-mingle",
         "--loglevel=WARNING", "-Q", queue,
     ]
-    worker = subprocess.Popen(command, cwd=ROOT, env=env)
-    yield worker
+    if pool == "prefork":
+        command.append("--concurrency=1")
+    return subprocess.Popen(command, cwd=ROOT, env=env)
+
+
+def stop_worker(worker: subprocess.Popen) -> None:
     worker.terminate()
     try:
         worker.wait(timeout=20)
     except subprocess.TimeoutExpired:
         worker.kill()
+        worker.wait()
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup, django_db_blocker):
+    """A real `celery -A config worker` on the test database and a queue of its own."""
+    queue = f"muster-test-{uuid.uuid4().hex[:8]}"
+    celery_app.conf.task_default_queue = queue
+    worker = start_worker(queue)
+    yield worker
+    stop_worker(worker)
     celery_app.conf.task_default_queue = "celery"
+
+
+class Workers:
+    """Workers a test starts, kills (SIGKILL, as a crash) and starts again on one queue."""
+
+    def __init__(self, queue: str) -> None:
+        self.queue = queue
+        self.started: list[subprocess.Popen] = []
+
+    def start(self, *, pool: str = "solo", **env: str) -> subprocess.Popen:
+        worker = start_worker(self.queue, pool=pool, **env)
+        self.started.append(worker)
+        return worker
+
+    def kill(self, worker: subprocess.Popen) -> None:
+        """SIGKILL: no warm shutdown, so its unacknowledged task stays in Redis."""
+        worker.kill()
+        worker.wait()
+
+    def stop_all(self) -> None:
+        for worker in self.started:
+            if worker.poll() is None:
+                stop_worker(worker)
+
+
+# One queue for every crash test of the session: a task a killed worker left unacknowledged is
+# given back to this queue, so a later crash test's worker drains it (its pack is gone: no-op).
+CRASH_QUEUE = f"muster-crash-{uuid.uuid4().hex[:8]}"
+
+
+@pytest.fixture
+def restartable_workers(django_db_setup, django_db_blocker):
+    """Workers for crash tests, on their own queue while the test runs.
+
+    Tasks sent by the test (``.delay``) go to that queue; the session worker's queue is restored
+    afterwards, so ``celery_worker_process`` behaves as before.
+    """
+    previous = celery_app.conf.task_default_queue
+    workers = Workers(CRASH_QUEUE)
+    celery_app.conf.task_default_queue = workers.queue
+    yield workers
+    workers.stop_all()
+    celery_app.conf.task_default_queue = previous

@@ -47,13 +47,25 @@ def start_pack(modeladmin, request: HttpRequest, queryset):
     return None
 
 
-@admin.action(description=_("Retry the selected failed packs"), permissions=["view"])
+def _retryable(pack: MissionPack) -> bool:
+    """Failed, or stale: pending or running with no progress since its worker died."""
+    return pack.status == Status.FAILED or pack.stale
+
+
+@admin.action(description=_("Retry the selected failed or stalled packs"), permissions=["view"])
 def retry_packs(modeladmin, request: HttpRequest, queryset) -> None:
     retried = 0
-    for pack in queryset.filter(status=Status.FAILED):
-        packs.retry_pack(Actor.of(request), pack)
+    for pack in queryset.exclude(status=Status.DONE):
+        if not _retryable(pack):
+            continue
+        try:
+            packs.retry_pack(Actor.of(request), pack)
+        except ServiceError as exc:  # it moved again meanwhile
+            messages.error(request, f"{pack}: {exc.message}")
+            continue
         retried += 1
-    messages.info(request, _("%(count)d failed packs started again.") % {"count": retried})
+    messages.info(request, _("%(count)d failed or stalled packs started again.")
+                  % {"count": retried})
 
 
 @admin.register(MissionPack)
@@ -66,7 +78,8 @@ class MissionPackAdmin(admin.ModelAdmin):
     list_select_related = ["round__tournament", "requested_by"]
     actions = [retry_packs]
     fields = readonly_fields = ["round", "status", "progress_bar", "download", "pages", "error",
-                                "requested_by", "requested_at", "started_at", "finished_at"]
+                                "requested_by", "requested_at", "started_at", "progress_at",
+                                "runs", "finished_at"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -86,6 +99,9 @@ class MissionPackAdmin(admin.ModelAdmin):
             return format_html('<a href="{}">{}</a>', _download_url(obj), _("Download the PDF"))
         if obj.status == Status.FAILED:
             return format_html('<span style="color:#ba2121">{}</span>', _("failed"))
+        if obj.stale:
+            return format_html('<span class="pack-stale" style="color:#ba2121">{}</span>',
+                               _("stalled: no progress for a while, retry it"))
         return "—"
 
     def get_urls(self):
@@ -107,7 +123,7 @@ class MissionPackAdmin(admin.ModelAdmin):
         """The small JSON the change page polls."""
         pack = self._visible(request, pk)
         data = {"status": pack.status, "status_label": str(Status(pack.status).label),
-                "progress": pack.progress, "error": pack.error}
+                "progress": pack.progress, "error": pack.error, "stale": pack.stale}
         if pack.status == Status.DONE:
             data["download_url"] = _download_url(pack)
         return JsonResponse(data)
@@ -127,7 +143,7 @@ class MissionPackAdmin(admin.ModelAdmin):
             extra.update({
                 "pack_status_url": reverse("admin:league_missionpack_status", args=[pack.pk]),
                 "pack_retry_url": reverse("admin:league_missionpack_retry", args=[pack.pk]),
-                "pack_active": pack.status in (Status.PENDING, Status.RUNNING),
-                "pack_failed": pack.status == Status.FAILED,
+                "pack_active": pack.status in (Status.PENDING, Status.RUNNING) and not pack.stale,
+                "pack_retryable": _retryable(pack),
             })
         return super().change_view(request, object_id, form_url, extra)

@@ -3,18 +3,25 @@
 The task (``league.tasks.build_mission_pack``) calls ``build_pack``: it renders in chunks,
 reports progress after each one, and stores the PDF only when complete (a temporary file in
 the same directory, then ``os.replace``), so a retry never serves a half-written file.
+
+A worker may die mid-build (killed, out of memory): the broker delivers the task again, and
+the pack's ``progress_at`` stops moving, so after MUSTER_PACK_STALE_SECONDS the pack is stale:
+staff can retry it and a new request for the round supersedes it. Each build run owns the
+pack through a token taken under the row lock (``attempt``); a run that lost it (retried,
+superseded, taken over by a redelivery) stops at its next write and never stores its file.
 """
 from __future__ import annotations
 
 import logging
 import os
+import re
 import tempfile
 import time
 from collections.abc import Callable, Mapping
-from datetime import timedelta
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F
@@ -27,7 +34,7 @@ from config.i18n import current_language, localized
 from league.audit import Actor, record
 from league.errors import Conflict, NotFound
 from league.models import Game, Round, Tournament
-from league.pack_models import MissionPack
+from league.pack_models import MissionPack, new_token
 from league.services.tournaments import require_staff
 from missions import legality
 from missions.models import Level, Mission, SpecialRule, Stratagem, StratagemCategory
@@ -50,15 +57,25 @@ from missions.services import exceptions_of
 logger = logging.getLogger(__name__)
 Status = MissionPack.Status
 T = TypeVar("T")
-# A pending or running pack younger than this answers a second request for the same round.
-ACTIVE_FOR = timedelta(minutes=15)
-# Temporary files older than this were left by a crashed worker and may be removed.
-STALE_PART_SECONDS = 3600
+ACTIVE = (Status.PENDING, Status.RUNNING)
+# A pack found running this many times (each earlier run died mid-build) fails instead of
+# starting again: a pack that kills its worker must not be redelivered for ever.
+MAX_RUNS = 3
 ERROR_MAX = 2000
+PARTS_FOLDER = "packs"
+PART_NAME = re.compile(r"^\.pack-(\d+)-.*\.part$")
 
 
 class PackError(Exception):
     """The round's data cannot be printed; the message is for the organisers."""
+
+
+class LostOwnership(Exception):
+    """This build run no longer owns its pack (retried, superseded or taken over)."""
+
+
+def stale_seconds() -> int:
+    return int(settings.MUSTER_PACK_STALE_SECONDS)
 
 
 # --- asking for a pack -------------------------------------------------------------------------
@@ -67,7 +84,8 @@ class PackError(Exception):
 def request_pack(actor: Actor, tournament: Tournament, number: int) -> MissionPack:
     """A pack for round ``number``, built in the background once this transaction commits.
 
-    A double click gets the pack already under way rather than a second one.
+    A double click gets the pack already under way rather than a second one; a stale pack
+    (its worker died) is superseded by a fresh one.
     """
     require_staff(actor)
     round_ = Round.objects.select_for_update().filter(tournament=tournament, number=number).first()
@@ -76,27 +94,46 @@ def request_pack(actor: Actor, tournament: Tournament, number: int) -> MissionPa
     if round_.status == Round.Status.DRAFT:
         raise Conflict(_("Publish the round before printing its mission pack."),
                        "round_not_published")
-    active = round_.mission_packs.filter(
-        status__in=(Status.PENDING, Status.RUNNING), requested_at__gte=timezone.now() - ACTIVE_FOR
-    ).first()
-    if active is not None:
-        return active
+    # The round's lock serialises requests, so at most one live pack per round.
+    active = list(round_.mission_packs.select_for_update().filter(status__in=ACTIVE))
+    live = next((pack for pack in active if not pack.stale), None)
+    if live is not None:
+        return live
     pack = MissionPack.objects.create(round=round_, requested_by=actor.user if actor.user_id else None)
+    for old in active:
+        _supersede(actor, old, pack)
     record(actor, "mission_pack_requested", tournament, round_, {"pack": pack.pk, "round": number})
     dispatch(pack)
     return pack
 
 
+def _supersede(actor: Actor, old: MissionPack, new: MissionPack) -> None:
+    """Fail a stale pack in favour of ``new``; clearing its token stops a run still alive."""
+    now = timezone.now()
+    old.status, old.attempt, old.finished_at, old.progress_at = Status.FAILED, "", now, now
+    old.error = gettext("Stopped making progress; superseded by mission pack %(pack)d.") % {
+        "pack": new.pk}
+    old.save(update_fields=["status", "attempt", "finished_at", "progress_at", "error"])
+    record(actor, "mission_pack_superseded", old.round.tournament, old.round,
+           {"pack": old.pk, "by": new.pk})
+
+
 @transaction.atomic
 def retry_pack(actor: Actor, pack: MissionPack) -> MissionPack:
-    """Start a failed pack again."""
+    """Start a failed or stale pack again (same row, new build)."""
     require_staff(actor)
-    locked = MissionPack.objects.select_for_update().select_related("round__tournament").get(pk=pack.pk)
-    if locked.status != Status.FAILED:
-        raise Conflict(_("Only a failed mission pack can be retried."), "pack_not_failed")
-    locked.status, locked.progress, locked.error = Status.PENDING, 0, ""
-    locked.save(update_fields=["status", "progress", "error"])
-    record(actor, "mission_pack_retried", locked.round.tournament, locked.round, {"pack": locked.pk})
+    locked = MissionPack.objects.select_for_update().get(pk=pack.pk)
+    if locked.status != Status.FAILED and not locked.stale:
+        raise Conflict(_("Only a failed or stalled mission pack can be retried."), "pack_not_failed")
+    was = locked.status
+    # An empty token: a run of the stale build that is still alive stops at its next write.
+    locked.status, locked.progress, locked.error, locked.attempt, locked.runs = (
+        Status.PENDING, 0, "", "", 0)
+    locked.progress_at, locked.started_at, locked.finished_at = timezone.now(), None, None
+    locked.save(update_fields=["status", "progress", "error", "attempt", "runs", "progress_at",
+                               "started_at", "finished_at"])
+    round_ = Round.objects.select_related("tournament").get(pk=locked.round_id)
+    record(actor, "mission_pack_retried", round_.tournament, round_, {"pack": locked.pk, "was": was})
     dispatch(locked)
     return locked
 
@@ -118,44 +155,99 @@ def chunk_tables() -> int:
 def build_pack(pack_id: int, chunk: int | None = None) -> str:
     """Render and store pack ``pack_id``; idempotent: a done pack with its file is left alone.
 
-    Returns the final status. A failure is recorded on the pack, not raised.
+    Returns the final status ("missing" or "superseded" when there is nothing for this run
+    to do). A failure is recorded on the pack, not raised.
     """
-    pack = (MissionPack.objects.select_related("round__tournament__level", "round__mission")
-            .filter(pk=pack_id).first())
+    sweep_parts()
+    claimed = claim(pack_id)
+    if isinstance(claimed, str):
+        return claimed
+    pack, attempt = claimed
+    try:
+        content = pack_content(pack.round)
+        store_atomically(pack, lambda out: render_pack(
+            content, out, chunk_tables=chunk or chunk_tables(),
+            progress=_reporter(pack.pk, attempt)), publish=_publisher(pack, attempt))
+    except LostOwnership:
+        logger.warning("mission pack %s: run %s lost the pack to a newer one", pack_id, attempt)
+        return "superseded"
+    except Exception as exc:  # recorded for the organisers; the worker stays up
+        logger.exception("mission pack %s failed", pack_id)
+        MissionPack.objects.filter(pk=pack.pk, attempt=attempt, status=Status.RUNNING).update(
+            status=Status.FAILED, error=_error_text(exc), finished_at=timezone.now(),
+            progress_at=timezone.now())
+        return Status.FAILED
+    return Status.DONE
+
+
+@transaction.atomic
+def claim(pack_id: int) -> tuple[MissionPack, str] | str:
+    """Make this run the pack's owner (a new token), or say why there is nothing to build.
+
+    A running pack is taken over: the broker delivers a task again only when its worker died
+    (or outlived the visibility timeout), so the build starts over from nothing.
+    """
+    pack = MissionPack.objects.select_for_update().filter(pk=pack_id).first()
     if pack is None:
         return "missing"
     if pack.status == Status.DONE and stored_path(pack) is not None:
         return Status.DONE
-    # Compare-and-set on the status read: a twin run that finished meanwhile is left alone.
-    started = MissionPack.objects.filter(pk=pack.pk, status=pack.status).update(
-        status=Status.RUNNING, progress=0, error="", started_at=timezone.now(), finished_at=None)
-    if not started:
-        return MissionPack.objects.get(pk=pack.pk).status
-    try:
-        content = pack_content(pack.round)
-        pages = store_atomically(pack, lambda out: render_pack(
-            content, out, chunk_tables=chunk or chunk_tables(), progress=_reporter(pack.pk)))
-    except Exception as exc:  # recorded for the organisers; the worker stays up
-        logger.exception("mission pack %s failed", pack_id)
-        # A twin run may have stored the file meanwhile: a done pack stays done.
-        MissionPack.objects.filter(pk=pack.pk).exclude(status=Status.DONE).update(
-            status=Status.FAILED, error=_error_text(exc), finished_at=timezone.now())
+    if pack.status == Status.FAILED:
+        return Status.FAILED  # a leftover delivery: a retry makes the pack pending first
+    now = timezone.now()
+    if pack.status == Status.RUNNING and pack.runs >= MAX_RUNS:
+        MissionPack.objects.filter(pk=pack.pk).update(
+            status=Status.FAILED, attempt="", finished_at=now, progress_at=now,
+            error=gettext("The build stopped %(count)d times before finishing (the worker was "
+                          "lost each time).") % {"count": pack.runs})
         return Status.FAILED
+    attempt = new_token()
     MissionPack.objects.filter(pk=pack.pk).update(
-        status=Status.DONE, progress=100, file=pack.file_name, pages=pages, error="",
-        finished_at=timezone.now())
-    return Status.DONE
+        status=Status.RUNNING, progress=0, error="", started_at=now, finished_at=None,
+        progress_at=now, attempt=attempt, runs=F("runs") + 1)
+    remove_parts(pack.pk)  # whatever an earlier run of this pack left is an orphan now
+    pack = MissionPack.objects.select_related(
+        "round__tournament__level", "round__mission").get(pk=pack.pk)
+    return pack, attempt
 
 
-def _reporter(pack_id: int) -> Callable[[int, int], None]:
+def _reporter(pack_id: int, attempt: str) -> Callable[[int, int], None]:
     def report(done: int, total: int) -> None:
         # 100 is kept for "stored": the merge and the write come after the last chunk.
-        MissionPack.objects.filter(pk=pack_id, status=Status.RUNNING).update(
-            progress=min(99, done * 100 // total))
+        moved = MissionPack.objects.filter(pk=pack_id, status=Status.RUNNING, attempt=attempt).update(
+            progress=min(99, done * 100 // total), progress_at=timezone.now())
+        if not moved:
+            raise LostOwnership(pack_id)
     return report
 
 
+def _publisher(pack: MissionPack, attempt: str) -> Callable[[Callable[[], None], int], None]:
+    """Move the finished file into place only while this run still owns the pack."""
+    def publish(move: Callable[[], None], pages: int) -> None:
+        with transaction.atomic():
+            owned = MissionPack.objects.select_for_update().filter(
+                pk=pack.pk, status=Status.RUNNING, attempt=attempt).exists()
+            if not owned:
+                raise LostOwnership(pack.pk)
+            move()
+            now = timezone.now()
+            MissionPack.objects.filter(pk=pack.pk).update(
+                status=Status.DONE, progress=100, file=pack.file_name, pages=pages, error="",
+                finished_at=now, progress_at=now)
+    return publish
+
+
+def fail_timed_out(pack_id: int) -> None:
+    """The hard time limit killed the build: say so on the pack (the run wrote nothing)."""
+    now = timezone.now()
+    MissionPack.objects.filter(pk=pack_id, status=Status.RUNNING).update(
+        status=Status.FAILED, attempt="", finished_at=now, progress_at=now,
+        error=gettext("The build took too long and was stopped."))
+
+
 def _error_text(exc: Exception) -> str:
+    if isinstance(exc, SoftTimeLimitExceeded):
+        return gettext("The build took too long and was stopped.")
     text = str(exc) if isinstance(exc, PackError) else f"{type(exc).__name__}: {exc}"
     return text[:ERROR_MAX]
 
@@ -172,36 +264,67 @@ def stored_path(pack: MissionPack) -> Path | None:
     return path if path.is_file() else None
 
 
-def store_atomically(pack: MissionPack, write: Callable[[BinaryIO], T]) -> T:
+def store_atomically(pack: MissionPack, write: Callable[[BinaryIO], T],
+                     publish: Callable[[Callable[[], None], T], None] | None = None) -> T:
     """Run ``write`` into a temporary file, then move it onto the pack's final path.
 
-    The move is atomic (same directory), so readers see the old file or the whole new one;
-    two runs of the same pack both end with one complete file at the same path.
+    The move is atomic (same directory), so readers see the old file or the whole new one.
+    ``publish(move, result)``, when given, decides whether and when the move happens (the
+    build moves only under the pack's row lock, while it still owns the pack).
     """
     final = media_path(pack.file_name)
     final.parent.mkdir(parents=True, exist_ok=True)
-    _remove_stale_parts(final.parent, pack.pk)
     fd, part = tempfile.mkstemp(dir=final.parent, prefix=f".pack-{pack.pk}-", suffix=".part")
     try:
         with os.fdopen(fd, "wb") as out:
             result = write(out)
             out.flush()
             os.fsync(out.fileno())
-        os.replace(part, final)
+
+        def move() -> None:
+            os.replace(part, final)
+
+        if publish is None:
+            move()
+        else:
+            publish(move, result)
     finally:
         Path(part).unlink(missing_ok=True)
     return result
 
 
-def _remove_stale_parts(directory: Path, pack_id: int) -> None:
-    """Drop what a crashed run of this pack left behind (a running twin's file is younger)."""
-    limit = time.time() - STALE_PART_SECONDS
-    for leftover in directory.glob(f".pack-{pack_id}-*.part"):
+def remove_parts(pack_id: int) -> None:
+    """Drop every temporary file of this pack (called by the run that now owns it)."""
+    for leftover in media_path(PARTS_FOLDER).glob(f".pack-{pack_id}-*.part"):
+        leftover.unlink(missing_ok=True)
+
+
+def sweep_parts() -> int:
+    """Remove temporary files older than the stale limit whose pack is not being built.
+
+    A build creates its file when it starts, so an old file of a live (not stale) running pack
+    is kept. Returns how many were removed.
+    """
+    folder = media_path(PARTS_FOLDER)
+    limit = time.time() - stale_seconds()
+    old: dict[Path, int] = {}
+    for path in folder.glob(".pack-*.part") if folder.is_dir() else ():
+        match = PART_NAME.match(path.name)
         try:
-            if leftover.stat().st_mtime < limit:
-                leftover.unlink()
+            if match and path.stat().st_mtime < limit:
+                old[path] = int(match.group(1))
         except FileNotFoundError:
             pass
+    if not old:
+        return 0
+    building = {pack.pk for pack in MissionPack.objects.filter(
+        pk__in=set(old.values()), status=Status.RUNNING) if not pack.stale}
+    removed = 0
+    for path, pack_id in old.items():
+        if pack_id not in building:
+            path.unlink(missing_ok=True)
+            removed += 1
+    return removed
 
 
 # --- gathering the round into plain data -----------------------------------------------------------

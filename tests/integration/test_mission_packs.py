@@ -10,6 +10,7 @@ import os
 import statistics
 import subprocess
 import time
+from datetime import timedelta
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -19,7 +20,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.messages.storage.fallback import FallbackStorage
 from django.contrib.sessions.backends.db import SessionStore
 from django.test import RequestFactory
-from django.utils import translation
+from django.utils import timezone, translation
 from pypdf import PdfReader
 from rest_framework.test import APIClient
 
@@ -248,14 +249,20 @@ def test_progress_is_reported_after_each_document(media):
                 progress=lambda done, total: calls.append((done, total)))
     total = 2 + 3  # forms, front matter, then 6 tables in chunks of 2
     assert calls == [(n, total) for n in range(1, total + 1)]
-    pack = MissionPack.objects.create(round=round_, status=Status.RUNNING)
-    report = packs._reporter(pack.pk)
+    pack = MissionPack.objects.create(round=round_, status=Status.RUNNING, attempt="mine")
+    MissionPack.objects.filter(pk=pack.pk).update(progress_at=timezone.now() - timedelta(hours=1))
+    report = packs._reporter(pack.pk, "mine")
     report(4, 5)
     pack.refresh_from_db()
     assert pack.progress == 80
+    assert timezone.now() - pack.progress_at < timedelta(minutes=1)  # progress bumps it
     report(5, 5)
     pack.refresh_from_db()
     assert pack.progress == 99  # 100 only once the file is stored
+    with pytest.raises(packs.LostOwnership):  # a run whose token was replaced stops writing
+        packs._reporter(pack.pk, "someone else")(1, 5)
+    pack.refresh_from_db()
+    assert pack.progress == 99
 
 
 @pytest.mark.django_db
@@ -307,7 +314,7 @@ def test_task_run_twice_or_after_a_crash_ends_with_one_correct_file(media):
     MissionPack.objects.filter(pk=pack.pk).update(status=Status.RUNNING, progress=40)
     leftover = final.parent / f".pack-{pack.pk}-crashed.part"
     leftover.write_bytes(b"%PDF-1.7 half a file")
-    old = time.time() - 2 * packs.STALE_PART_SECONDS
+    old = time.time() - 2 * settings.MUSTER_PACK_STALE_SECONDS
     os.utime(leftover, (old, old))
     assert tasks.build_mission_pack(pack.pk) == Status.DONE
     pack.refresh_from_db()
