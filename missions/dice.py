@@ -224,8 +224,10 @@ def roll_off(
     purpose: str,
     players: tuple[str, str],
     modifiers: Mapping[str, int] | None = None,
+    die: str = "D6",
 ) -> RollOff:
-    """Each player rolls 1D6 (plus an optional modifier); the highest wins.
+    """Each player rolls one ``die`` (1D6 unless told; Urban War rolls D10) plus an optional
+    modifier; the highest wins.
 
     Ties are re-rolled by both players: the seed does not say how to break them [Gap].
     """
@@ -235,8 +237,8 @@ def roll_off(
     bonus = modifiers or {}
     rolls: list[Roll] = []
     for _ in range(MAX_ROLL_OFF_ROUNDS):
-        a = roller.roll("D6", purpose, actor=first)
-        b = roller.roll("D6", purpose, actor=second)
+        a = roller.roll(die, purpose, actor=first)
+        b = roller.roll(die, purpose, actor=second)
         rolls += [a, b]
         score_a = a.total + bonus.get(first, 0)
         score_b = b.total + bonus.get(second, 0)

@@ -23,6 +23,17 @@ MESSAGES = {
     "vp_table_invalid": _("The victory-point table is not usable: %(reason)s"),
     "preset_unknown": _("Unknown table preset “%(preset)s”."),
     "table_and_preset": _("Give either a table or a preset, not both."),
+    # Urban War (seed 002): command test, then results (missions/urban_war.py).
+    "cd_out_of_range": _("CD must be between %(min)s and %(max)s, not %(cd)s."),
+    "cal_negative": _("A calibre is 0 or more, not %(cal)s."),
+    "winner_contradicts_outcome": _(
+        "The reported winner contradicts the outcome: the player whose commando was destroyed has lost."
+    ),
+    "unknown_model_label": _("The opponent has no model called “%(label)s”."),
+    "model_label_repeated": _("The model “%(label)s” is listed twice as destroyed."),
+    "commando_destroyed_not_reported": _(
+        "Every model of a commando is listed as destroyed: report that commando as destroyed."
+    ),
 }
 
 # Why a band table is refused (league/scoring.py codes), for vp_table_invalid.
