@@ -2,10 +2,10 @@
 from django.urls import include, path
 
 from armylists import api as armylists_api
-from league import accounts, whfb_api
+from league import accounts, campaign_api, whfb_api
 from league import api as league_api
 from missions import api as missions_api
-from missions import dynamics_api
+from missions import dynamics_api, urban_war_api
 
 urlpatterns = [
     path("accounts/", accounts.SignupView.as_view(), name="api-signup"),
@@ -30,6 +30,14 @@ urlpatterns = [
     path("dynamics/advantage/", dynamics_api.AdvantageView.as_view(), name="api-dynamics-advantage"),
     path("dynamics/morale/", dynamics_api.MoraleView.as_view(), name="api-dynamics-morale"),
     path("whfb/victory-points/", whfb_api.WhfbVictoryPointsView.as_view(), name="api-whfb-victory-points"),
+    path("epic40k/initiative/", campaign_api.InitiativeView.as_view(), name="api-epic40k-initiative"),
+    path("epic40k/planet/", campaign_api.PlanetView.as_view(), name="api-epic40k-planet"),
+    path("epic40k/army/validate/", campaign_api.ArmyValidateView.as_view(), name="api-epic40k-army-validate"),
+    path("epic40k/isolation/", campaign_api.IsolationView.as_view(), name="api-epic40k-isolation"),
+    path("epic40k/score/", campaign_api.ScoreView.as_view(), name="api-epic40k-score"),
+    path("epic40k/other-sectors/", campaign_api.OtherSectorsView.as_view(), name="api-epic40k-other-sectors"),
+    path("epic40k/fortifications/", campaign_api.FortificationsView.as_view(), name="api-epic40k-fortifications"),
+    path("urban-war/command-test/", urban_war_api.CommandTestView.as_view(), name="api-urban-war-command-test"),
     path("tournaments/", league_api.TournamentListView.as_view(), name="api-tournaments"),
     path("tournaments/<slug:slug>/", league_api.TournamentView.as_view(), name="api-tournament"),
     path("tournaments/<slug:slug>/status/", league_api.TournamentStatusView.as_view(), name="api-tournament-status"),
