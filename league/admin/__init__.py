@@ -6,6 +6,9 @@ written to the audit log exactly as through the API. A service's refusal is show
 message on the page, never as a server error."""
 from __future__ import annotations
 
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
 from league.admin import (
     audit,  # noqa: F401  (registers its ModelAdmins)
     games,  # noqa: F401  (registers its ModelAdmins)
@@ -13,3 +16,8 @@ from league.admin import (
     players,  # noqa: F401  (registers its ModelAdmins)
     tournaments,  # noqa: F401  (registers its ModelAdmins)
 )
+
+# The site's own name on every admin page (Django's default says "Django administration").
+admin.site.site_header = _("Muster administration")
+admin.site.site_title = _("Muster")
+admin.site.index_title = _("Organiser's desk")

@@ -28,6 +28,7 @@ from league.models import (
     Round,
 )
 from league.services import results
+from league.services.packs import PURPOSES, dice_text, roll_lines
 
 
 def player_label(player: Player | None) -> str:
@@ -63,14 +64,28 @@ def result_text(game: Game) -> str:
     return _("%(player)s won") % {"player": winner.name} + score
 
 
-def rolls_text(rolls: list[dict]) -> str:
-    items = [(r.get("purpose", ""), r.get("expression", ""), ", ".join(map(str, r.get("dice", []))),
-              r.get("total", "")) for r in rolls]
-    if not items:
+def mission_rolls_text(round_: Round) -> str:
+    """The round's mission dice as the pack prints them: "Mission: D6: 3 → Domination"."""
+    if not round_.rolls:
+        return _("one mission per table (see each game)")
+    mission = f" → {round_.mission.name}" if round_.mission else ""
+    return f"{PURPOSES['mission']}: {dice_text(round_.rolls)}{mission}"
+
+
+def pregame_table(game: Game) -> str:
+    """Each pre-game step with both players' dice and what it settled, in the same sentences
+    as the player's game page and the printed pack (``packs.roll_lines``)."""
+    if game.is_bye or not (game.rolls or game.pregame):
         return EMPTY
-    return format_html("<ul>{}</ul>", format_html_join("", "<li>{}: {} → [{}] = {}</li>", items))
-
-
+    names = {str(p.pk): p.name for p in (game.player_a, game.player_b)}
+    ids = (str(game.player_a_id), str(game.player_b_id))
+    rows = [(line.step, line.side_a or EMPTY, line.side_b or EMPTY,
+             " → ".join(part for part in (line.shared, line.outcome) if part) or EMPTY)
+            for line in roll_lines(game, ids, names)]
+    head = format_html("<tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr>", _("step"),
+                       game.player_a.name, game.player_b.name, _("outcome"))
+    body = format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", rows)
+    return format_html('<table class="pregame">{}{}</table>', head, body)
 
 
 @admin.register(Round)
@@ -105,7 +120,7 @@ class RoundAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("mission rolls"))
     def rolls_list(self, obj: Round) -> str:
-        return rolls_text(obj.rolls) if obj.rolls else _("one mission per table (see each game)")
+        return mission_rolls_text(obj)
 
     @admin.display(description=_("pairing summary"))
     def pairing_summary(self, obj: Round) -> str:
@@ -173,7 +188,7 @@ class GameAdmin(ReadOnlyAdmin):
     search_fields = ["player_a__name", "player_b__name"]
     fields = readonly_fields = [
         "round_link", "table", "first_player", "second_player", "mission", "status", "result",
-        "roles_list", "deviations_list", "problems_list", "pregame_list", "rolls_list"]
+        "roles_list", "deviations_list", "problems_list", "pregame_rolls"]
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related(
@@ -210,19 +225,9 @@ class GameAdmin(ReadOnlyAdmin):
     def problems_list(self, obj: Game) -> str:
         return problems_text(obj, self._names(obj))
 
-    @admin.display(description=_("pre-game decisions"))
-    def pregame_list(self, obj: Game) -> str:
-        names = {str(pid): name for pid, name in self._names(obj).items()}
-        # Decisions name players by id: show their names instead.
-        items = [(k, names.get(str(v), v)) for k, v in (obj.pregame or {}).items()
-                 if v not in (None, "", [], {})]
-        if not items:
-            return EMPTY
-        return format_html("<ul>{}</ul>", format_html_join("", "<li>{}: {}</li>", items))
-
-    @admin.display(description=_("dice rolled"))
-    def rolls_list(self, obj: Game) -> str:
-        return rolls_text(obj.rolls)
+    @admin.display(description=_("Pre-game rolls"))
+    def pregame_rolls(self, obj: Game) -> str:
+        return pregame_table(obj)
 
     def _may_settle(self, request) -> bool:
         return request.user.has_perm("league.change_game")

@@ -27,6 +27,7 @@ from league.admin.common import (
     safe_next,
     with_main_list_validity,
 )
+from league.admin.event_import import import_event_view
 from league.admin.forms import ImportForm, RepairForm, TournamentForm
 from league.audit import Actor, record
 from league.errors import Invalid, ServiceError
@@ -147,6 +148,7 @@ def bulk_transition(target: str, label: str):
 class TournamentAdmin(ServiceErrorsMixin, admin.ModelAdmin):
     form = TournamentForm
     change_form_template = "admin/league/tournament/change_form.html"
+    change_list_template = "admin/league/tournament/change_list.html"
     list_display = ["name", "status", "level", "rounds", "player_count", "starts_on", "created_at"]
     list_filter = ["status", "level"]
     search_fields = ["name", "slug"]
@@ -296,6 +298,8 @@ class TournamentAdmin(ServiceErrorsMixin, admin.ModelAdmin):
             path("<int:pk>/do/<slug:action>/", view(self.action_view), name="league_tournament_action"),
             path("<int:pk>/repair-round/", view(self.repair_view), name="league_tournament_repair"),
             path("<int:pk>/import-players/", view(self.import_view), name="league_tournament_import"),
+            path("import-event/", view(lambda request: import_event_view(self, request)),
+                 name="league_tournament_import_event"),
             path("<int:pk>/export.json", view(self.export_json), name="league_tournament_export_json"),
             path("<int:pk>/standings.csv", view(self.export_standings), name="league_tournament_standings_csv"),
             path("<int:pk>/pairings.csv", view(self.export_pairings), name="league_tournament_pairings_csv"),
@@ -303,7 +307,8 @@ class TournamentAdmin(ServiceErrorsMixin, admin.ModelAdmin):
         ]
 
     def _tournament(self, request, pk: int, *, change: bool = True) -> Tournament:
-        tournament = get_object_or_404(Tournament.objects.select_related("level", "chart"), pk=pk)
+        tournament = get_object_or_404(
+            Tournament.objects.select_related("level", "chart", "dice", "created_by"), pk=pk)
         allowed = self.has_change_permission(request, tournament) if change else \
             self.has_view_permission(request, tournament)
         if not allowed:

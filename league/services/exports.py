@@ -7,120 +7,20 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Sequence
-from datetime import date, datetime
 from typing import Any
 
-from django.db.models import Prefetch
-from django.utils import timezone
+from league.models import Game, Tournament
+from league.services import backup
+from league.services.standings import registration_numbers, standings
 
-from league.models import Game, Player, PlayerList, Report, Round, Tournament
-from league.services.standings import standings
-
-FORMAT = "muster-event"
-VERSION = 1
 # A cell starting with one of these is run as a formula by spreadsheet programs.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def _iso(value: date | datetime | None) -> str | None:
-    return value.isoformat() if value is not None else None
-
-
 def event_data(tournament: Tournament) -> dict[str, Any]:
-    """Everything about the event: settings, players with their lists, rounds, games, every
-    report, and the standings."""
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "exported_at": timezone.now().isoformat(),
-        "tournament": tournament_data(tournament),
-        "players": players_data(tournament),
-        "rounds": rounds_data(tournament),
-        "standings": standings_data(tournament),
-    }
-
-
-def tournament_data(t: Tournament) -> dict[str, Any]:
-    return {
-        "slug": t.slug, "name": t.name, "status": t.status, "chart": t.chart.slug,
-        "points_limit": t.points_limit, "level": t.level.slug, "rounds": t.rounds,
-        "on_six": t.on_six, "missions": t.missions, "starts_on": _iso(t.starts_on),
-        "list_deadline": _iso(t.list_deadline), "lists_published": t.lists_published,
-        "require_check_in": t.require_check_in, "win_points": t.win_points,
-        "draw_points": t.draw_points, "loss_points": t.loss_points, "bye_points": t.bye_points,
-        "tiebreaks": list(t.tiebreaks), "bye_priority": t.bye_priority,
-        "club_weight": t.club_weight, "faction_weight": t.faction_weight,
-        "language": t.language, "seed": t.seed, "created_at": _iso(t.created_at),
-    }
-
-
-def players_data(tournament: Tournament) -> list[dict[str, Any]]:
-    current = PlayerList.objects.select_related("army_list__chart").order_by("role")
-    players = tournament.players.select_related("user").prefetch_related(
-        Prefetch("lists", queryset=current))
-    return [_player(p) for p in players]
-
-
-def _player(p: Player) -> dict[str, Any]:
-    return {
-        "id": p.pk, "name": p.name, "club": p.club, "faction": p.faction,
-        "username": p.user.get_username() if p.user else None,
-        "checked_in": p.checked_in, "dropped": p.dropped, "list_unlocked": p.list_unlocked,
-        "registered_at": _iso(p.created_at),
-        "lists": [_list(row) for row in p.lists.all()],
-    }
-
-
-def _list(row: PlayerList) -> dict[str, Any]:
-    army = row.army_list
-    return {
-        "role": row.role or None, "id": army.pk, "chart": army.chart.slug,
-        "points_limit": army.points_limit, "total_points": army.total_points,
-        "valid": army.valid, "source_format": army.source_format, "entries": army.entries,
-        "report": army.report, "updated_at": _iso(row.updated_at),
-    }
-
-
-def rounds_data(tournament: Tournament) -> list[dict[str, Any]]:
-    reports = Report.objects.select_related("reporter", "confirmed_by")
-    games = Game.objects.select_related("mission").prefetch_related(
-        Prefetch("reports", queryset=reports))
-    rounds = tournament.round_set.select_related("mission").prefetch_related(
-        Prefetch("games", queryset=games))
-    return [_round(r) for r in rounds]
-
-
-def _round(r: Round) -> dict[str, Any]:
-    return {
-        "number": r.number, "status": r.status,
-        "mission": r.mission.slug if r.mission else None, "rolls": r.rolls, "pairing": r.pairing,
-        "paired_at": _iso(r.created_at), "published_at": _iso(r.published_at),
-        "games": [_game(g) for g in r.games.all()],
-    }
-
-
-def _game(g: Game) -> dict[str, Any]:
-    return {
-        "id": g.pk, "table": g.table, "players": list(g.player_ids),
-        "mission": g.mission.slug if g.mission else None, "roles": g.roles, "pregame": g.pregame,
-        "rolls": g.rolls, "deviations": g.deviations, "list_problems": g.list_problems,
-        "status": g.status, "winner": g.winner_id, "victory_points": g.victory_points,
-        "reports": [_report(rep) for rep in g.reports.all()],
-    }
-
-
-def _username(user) -> str | None:
-    return user.get_username() if user is not None else None
-
-
-def _report(rep: Report) -> dict[str, Any]:
-    return {
-        "id": rep.pk, "by_player": rep.by_player_id, "by_staff": rep.by_staff,
-        "reporter": _username(rep.reporter), "status": rep.status, "winner": rep.winner_id,
-        "outcome": rep.outcome, "victory_points": rep.victory_points,
-        "stratagems": rep.stratagems, "comment": rep.comment, "reported_at": _iso(rep.created_at),
-        "confirmed_by": _username(rep.confirmed_by), "confirmed_at": _iso(rep.confirmed_at),
-    }
+    """The whole event (``backup.event_document``, which an import reads back) with its
+    standings for readers (an import ignores them: they follow from the results)."""
+    return {**backup.event_document(tournament), "standings": standings_data(tournament)}
 
 
 def _number(value: Any) -> int | float:
@@ -128,11 +28,15 @@ def _number(value: Any) -> int | float:
 
 
 def standings_data(tournament: Tournament) -> list[dict[str, Any]]:
+    """Best first; each player by name and by the ``ref`` the event document gives them."""
+    rows = standings(tournament)
+    refs = registration_numbers(player.pk for _row, player in rows)
     return [
-        {"rank": row.rank, "player": {"id": player.pk, "name": player.name}, "points": row.points,
+        {"rank": row.rank, "player": {"ref": refs[player.pk], "name": player.name},
+         "points": row.points,
          "wins": row.wins, "draws": row.draws, "losses": row.losses, "byes": row.byes,
          "tiebreakers": {k: _number(v) for k, v in row.tiebreakers.items()}}
-        for row, player in standings(tournament)
+        for row, player in rows
     ]
 
 

@@ -1,0 +1,140 @@
+"""Row ids inside an event's JSON fields, rewritten through a mapping (pure, no Django).
+
+Games, reports and the audit log name players (and games, reports, lists, accounts) by
+database id inside their JSON: roles and victory points are keyed by player id, pre-game
+decisions and objective outcomes hold player ids as values. An event backup replaces every such
+id by a document-local reference on the way out and by the new row's id on the way in; the same
+functions serve both directions, only the mapping differs.
+
+A mapping returns None for an id it does not know. In games and reports that is an error (the
+import refuses such a document); the audit log may name rows that are gone (a game paired again,
+a pack), so there an unknown id becomes None."""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from missions.objectives import OUTCOME_FIELDS
+from missions.pregame import DynamicsPregameResult
+
+Map = Callable[[Any], Any]
+
+# Every pre-game decision names a player, except the night-fighting outcome.
+PREGAME_PLAYERS = frozenset(f.name for f in fields(DynamicsPregameResult)) - {
+    "players", "rolls", "dawn_dusk"}
+# Outcome keys whose value is one player id (or None) and those keyed by player id.
+OUTCOME_SIDE = frozenset(k for shape in OUTCOME_FIELDS.values() for k, v in shape.items()
+                         if v == "side_or_none")
+OUTCOME_BY_SIDE = frozenset(k for shape in OUTCOME_FIELDS.values() for k, v in shape.items()
+                            if v.endswith("_by_side"))
+
+
+@dataclass(frozen=True)
+class Refs:
+    """How to rewrite each kind of id; ``user`` maps an account id to and from a username."""
+
+    player: Map
+    game: Map
+    report: Map
+    army_list: Map
+    user: Map
+
+
+class UnknownRef(ValueError):
+    """An id the mapping does not know: the document points at a row it does not hold."""
+
+    def __init__(self, kind: str, value: Any) -> None:
+        super().__init__(f"unknown {kind} reference {value!r}")
+        self.kind, self.value = kind, value
+
+
+def _required(fn: Map, kind: str, value: Any) -> Any:
+    """``value`` mapped; None stays None, an unknown id raises ``UnknownRef``."""
+    if value is None:
+        return None
+    mapped = fn(value)
+    if mapped is None:
+        raise UnknownRef(kind, value)
+    return mapped
+
+
+def player_str(refs: Refs, value: Any) -> str | None:
+    """A player id written as text (dictionary keys, pre-game decisions, rolls)."""
+    mapped = _required(refs.player, "player", value)
+    return None if mapped is None else str(mapped)
+
+
+def keyed_by_player(refs: Refs, data: Mapping[str, Any] | None) -> dict[str, Any]:
+    return {player_str(refs, k): v for k, v in (data or {}).items()}
+
+
+def pregame(refs: Refs, data: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: player_str(refs, v) if k in PREGAME_PLAYERS else v for k, v in data.items()}
+
+
+def rolls(refs: Refs, data: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Logged rolls: a roll-off die carries the player who rolled it."""
+    return [{**r, "player": player_str(refs, r.get("player"))} if "player" in r else dict(r)
+            for r in data]
+
+
+def list_problems(refs: Refs, data: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{**p, "player": _required(refs.player, "player", p.get("player"))} for p in data]
+
+
+def outcome(refs: Refs, data: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in OUTCOME_BY_SIDE and isinstance(value, Mapping):
+            out[key] = keyed_by_player(refs, value)
+        elif key in OUTCOME_SIDE:
+            out[key] = player_str(refs, value)
+        else:
+            out[key] = value
+    return out
+
+
+def game_fields(refs: Refs, game: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON fields of a game that hold player ids."""
+    return {
+        "roles": keyed_by_player(refs, game["roles"]),
+        "pregame": pregame(refs, game["pregame"]),
+        "rolls": rolls(refs, game["rolls"]),
+        "list_problems": list_problems(refs, game["list_problems"]),
+        "victory_points": keyed_by_player(refs, game["victory_points"]),
+        "declarations": keyed_by_player(refs, game["declarations"]),
+    }
+
+
+def report_fields(refs: Refs, report: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "outcome": outcome(refs, report["outcome"]),
+        "victory_points": keyed_by_player(refs, report["victory_points"]),
+        "stratagems": keyed_by_player(refs, report["stratagems"]),
+    }
+
+
+# Audit details: which key holds which kind of id. A mission pack is not part of a backup (it
+# is rebuilt from the round), so its id is dropped.
+AUDIT_IDS = {"player": "player", "winner": "player", "game": "game", "report": "report",
+             "list": "army_list"}
+AUDIT_NESTED = ("before", "after")
+
+
+def audit_data(refs: Refs, data: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in AUDIT_IDS and isinstance(value, int | str) and not isinstance(value, bool):
+            out[key] = getattr(refs, AUDIT_IDS[key])(value)
+        elif key == "user":
+            out[key] = None if value is None else refs.user(value)
+        elif key == "pack":
+            out[key] = None
+        elif key == "victory_points" and isinstance(value, Mapping):
+            out[key] = {str(refs.player(k)): v for k, v in value.items()}
+        elif key in AUDIT_NESTED and isinstance(value, Mapping):
+            out[key] = audit_data(refs, value)
+        else:
+            out[key] = value
+    return out

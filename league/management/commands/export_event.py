@@ -1,0 +1,28 @@
+"""Write one event as a JSON document that ``import_event`` reads back (see league.services.backup)."""
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from league.models import Tournament
+from league.services.exports import event_data
+
+
+class Command(BaseCommand):
+    help = "Export one event (every row that belongs to it) as JSON, to a file or to stdout."
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug", help="the event's address (slug)")
+        parser.add_argument("-o", "--output", help="file to write (default: stdout)")
+
+    def handle(self, *args, slug: str, output: str | None = None, **options):
+        tournament = Tournament.objects.select_related(
+            "chart", "level", "dice", "created_by").filter(slug=slug).first()
+        if tournament is None:
+            raise CommandError(f"No event with the slug “{slug}”.")
+        text = json.dumps(event_data(tournament), ensure_ascii=False, indent=2)
+        if output in (None, "-"):
+            self.stdout.write(text)
+            return
+        with open(output, "w", encoding="utf-8") as out:
+            out.write(text + "\n")
+        self.stderr.write(f"Event “{slug}” written to {output}.")

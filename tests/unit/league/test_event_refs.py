@@ -1,0 +1,87 @@
+"""Ids inside an event's JSON fields are rewritten both ways, and an unknown one is caught."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from league import event_refs
+
+GAME = {
+    "roles": {"12": "attacker", "40": "defender"},
+    "pregame": {
+        "declaration_chooser": "12",
+        "declares_first": "40",
+        "goes_first": "12",
+        "attacker": "12",
+        "defender": "40",
+        "role_chooser": None,
+        "dawn_dusk": "turn_1",
+    },
+    "rolls": [
+        {"sequence": 3, "purpose": "first_turn", "player": "40"},
+        {"sequence": 4, "purpose": "dawn_dusk", "player": None},
+    ],
+    "list_problems": [{"player": 12, "code": "list_missing", "role": None, "chart": "x"}],
+    "victory_points": {"12": 900, "40": 300},
+    "declarations": {"40": ["bombardement"]},
+}
+REPORT = {
+    "outcome": {"flags": {"12": 2, "40": 1}, "holder": "40", "units_exited": 3},
+    "victory_points": {"12": 1},
+    "stratagems": {"40": ["x"]},
+}
+
+
+def refs_for(table: dict[int, int]) -> event_refs.Refs:
+    def find(value):
+        try:
+            return table.get(int(value))
+        except (TypeError, ValueError):
+            return None
+
+    return event_refs.Refs(player=find, game=find, report=find, army_list=find, user=lambda v: v)
+
+
+@given(st.permutations([1, 2]))
+def test_there_and_back_is_the_identity(numbers):
+    there = refs_for({12: numbers[0], 40: numbers[1]})
+    back = refs_for({numbers[0]: 12, numbers[1]: 40})
+    out = event_refs.game_fields(there, GAME)
+    assert out["pregame"]["dawn_dusk"] == "turn_1" and out["pregame"]["goes_first"] == str(
+        numbers[0]
+    )
+    assert out["list_problems"][0]["player"] == numbers[0]
+    assert event_refs.game_fields(back, out) == GAME
+    report = event_refs.report_fields(there, REPORT)
+    assert report["outcome"]["holder"] == str(numbers[1]) and report["outcome"]["units_exited"] == 3
+    assert event_refs.report_fields(back, report) == REPORT
+
+
+def test_an_unknown_player_in_a_game_is_an_error():
+    with pytest.raises(event_refs.UnknownRef) as caught:
+        event_refs.game_fields(refs_for({12: 1}), GAME)
+    assert caught.value.kind == "player" and caught.value.value == "40"
+
+
+def test_the_audit_log_keeps_going_without_rows_that_are_gone():
+    data = {
+        "game": 99,
+        "player": 12,
+        "pack": 5,
+        "user": "anne",
+        "victory_points": {"12": 3},
+        "before": {"user": "bob", "name": "A"},
+        "nonce": "abc",
+        "by_staff": True,
+    }
+    out = event_refs.audit_data(refs_for({12: 1}), data)
+    assert out == {
+        "game": None,
+        "player": 1,
+        "pack": None,
+        "user": "anne",
+        "victory_points": {"1": 3},
+        "before": {"user": "bob", "name": "A"},
+        "nonce": "abc",
+        "by_staff": True,
+    }
