@@ -7,6 +7,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from config.request_limits import TOO_LARGE_CODE, too_large_message
+
 logger = logging.getLogger(__name__)
 
 
@@ -23,9 +25,7 @@ def exception_handler(exc, context):
     if isinstance(exc, ServiceError):
         return Response({"detail": str(exc.message), "code": exc.code}, status=exc.status)
     if isinstance(exc, RequestDataTooBig):
-        exc = exceptions.ValidationError(
-            {"detail": _("The request is too large."), "code": "request_too_large"}
-        )
+        exc = exceptions.ValidationError({"detail": too_large_message(), "code": TOO_LARGE_CODE})
     elif isinstance(exc, SuspiciousOperation):
         exc = exceptions.ParseError(_("The request could not be read."))
     response = drf_exception_handler(exc, context)

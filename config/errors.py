@@ -1,5 +1,5 @@
 """Error pages: JSON under /api/, friendly bilingual pages elsewhere."""
-from django.http import HttpResponseServerError, JsonResponse
+from django.http import HttpResponse, HttpResponseServerError, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.template import loader
@@ -38,3 +38,12 @@ def server_error(request):
     context = {"status": 500, "detail": detail, "request": request,
                "csrf_token": get_token(request), "LANGUAGE_CODE": get_language()}
     return HttpResponseServerError(loader.render_to_string("error.html", context))
+
+
+def bare_error_page(request, status: int, detail: str) -> HttpResponse:
+    """An error page that reads nothing of the request but its CSRF cookie (for input refused
+    before the view: the path, a cookie or the session key may be what is wrong), and so
+    shows the signed-out header."""
+    context = {"status": status, "detail": detail, "csrf_token": get_token(request),
+               "LANGUAGE_CODE": get_language()}
+    return HttpResponse(loader.render_to_string("error.html", context), status=status)

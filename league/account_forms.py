@@ -1,13 +1,39 @@
-"""Forms of the account pages (profile); they only shape input, league.services.profiles saves."""
+"""Forms of the account pages (sign-up, profile); they only shape input, the services save."""
 from __future__ import annotations
+
+from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
+
+from league.accounts import UsernameTaken, create_account, username_taken_message
 
 
 def language_choices() -> list[tuple[str, str]]:
     return [("", _("Follow my browser")), *settings.LANGUAGES]
+
+
+class SignupForm(UserCreationForm):
+    """Django's form refuses a username taken in any case; ``save`` also survives the race."""
+
+    email = forms.EmailField(label=_("Email"))
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username", "email")
+
+    def save(self, commit: bool = True) -> Any:
+        """The new account, or None with an error on the username when a sign-up sent at the
+        same moment took the name first (the form then shows again, as for any error)."""
+        data = self.cleaned_data
+        try:
+            return create_account(data["username"], data["email"], data["password1"])
+        except UsernameTaken:
+            self.add_error("username", username_taken_message())
+            return None
 
 
 class ProfileForm(forms.Form):

@@ -4,8 +4,6 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
@@ -15,14 +13,6 @@ from armylists.serializers import MAX_ROSTER_CHARS, MAX_UNITS
 MAX_ROSTER_FILE = 2 * 1024 * 1024  # as the API: a 2 MiB file (3 MiB once base64-encoded)
 ROSTER_EXTENSIONS = (".ros", ".rosz", ".json", ".txt")
 EXTRA_ROWS = 3
-
-
-class SignupForm(UserCreationForm):
-    email = forms.EmailField(label=_("Email"))
-
-    class Meta(UserCreationForm.Meta):
-        model = get_user_model()
-        fields = ("username", "email")
 
 
 class RegisterForm(forms.Form):

@@ -14,8 +14,9 @@ from django.utils.translation import gettext as _
 
 from armylists.models import Chart
 from config.ratelimit import client_ip, hit
+from league.account_forms import SignupForm
 from league.audit import Actor
-from league.forms import RegisterForm, SignupForm
+from league.forms import RegisterForm
 from league.models import TIEBREAK_CHOICES, Game, Player, Round, Tournament
 from league.services import lists, standings, tournaments
 from league.views.common import attempt, visible_tournament
@@ -145,8 +146,8 @@ def signup(request):
         if not hit("signup", client_ip(request)):
             return HttpResponse(_("Too many attempts; wait a minute."), status=429)
         form = SignupForm(request.POST)
-        if form.is_valid():
-            user = form.save()
+        user = form.save() if form.is_valid() else None  # None: the name was taken meanwhile
+        if user is not None:
             login(request, user)
             messages.success(request, _("Welcome, %(name)s.") % {"name": user.username})
             return redirect(_next_url(request))

@@ -1,4 +1,6 @@
-"""Robustness: schemathesis drives every operation of /api/schema/ and no answer is a 5xx.
+"""Robustness: schemathesis drives every operation of /api/schema/ and no answer is a 5xx,
+whether the calls are generated from the schema or made hostile (NUL characters, deep JSON,
+an oversized upload).
 
 The WSGI app runs in-process on the test database (one connection, so the seeded rows are
 visible to the generated calls). Path parameters are drawn half the time from the seeded
@@ -23,6 +25,14 @@ from config.wsgi import application
 from league.models import Game, Player, Round
 from league.pack_models import MissionPack
 from missions.models import Level, Mission, Stratagem
+from tests.integration.hostile_bodies import (
+    MULTIPART,
+    NUL,
+    MadeUpBody,
+    deep,
+    nul_keys,
+    nul_values,
+)
 from tests.integration.tournament_fixtures import (
     LEGAL_UNITS,
     build_event,
@@ -40,6 +50,7 @@ from tests.integration.tournament_fixtures import (
 )
 
 MAX_EXAMPLES = 12
+HOSTILE_EXAMPLES = 2  # each example sends five hostile variants
 # The failing request is reported as is: shrinking it costs minutes of requests.
 NO_SHRINK = (Phase.explicit, Phase.generate)
 DICE = ["D6", "2D6", "D3+3", "2D6x3", "3D6"]
@@ -228,6 +239,67 @@ def test_no_server_error(world, caller):
         try:
             _fuzz(operation, world, world.headers[caller], caller)
         except AssertionError as exc:  # report every failing operation, not just the first
+            failures.append(f"{operation.label}: {exc}")
+    assert not failures, "\n".join(failures)
+
+
+def _nul_path(case: Any) -> None:
+    """A NUL in every string path and query parameter (the path gets it as %00)."""
+    case.path_parameters = {key: f"{value}{NUL}" if isinstance(value, str) else value
+                            for key, value in (case.path_parameters or {}).items()}
+    case.query = {key: f"{value}{NUL}" for key, value in (case.query or {}).items()} or None
+
+
+def _hostile_calls(case: Any, headers: dict[str, str]) -> list[tuple[str, Any]]:
+    """Each hostile variant of a generated call, sent: (what it was, the response)."""
+    sent = []
+    if isinstance(case.body, dict | list):
+        body = case.body
+        for what, mangle in (("NUL in every string", nul_values), ("NUL in every key", nul_keys)):
+            case.body = mangle(body)
+            sent.append((what, case.call(headers=headers)))
+        case.body = body
+    json_headers = {**headers, "Content-Type": "application/json"}
+    sent.append(("JSON 1,000 deep", case.call(headers=json_headers, data=deep(1000).encode())))
+    upload = MadeUpBody()
+    big = case.call(headers={**headers, "Content-Type": MULTIPART}, data=b"",
+                    input_stream=upload, content_length=upload.size)
+    refused = big.status_code == 400 and _is_json(big) and big.json().get("code") == "request_too_large"
+    assert refused, (case.method, case.path, big.status_code, big.text[:300])
+    assert upload.read_bytes == 0, "an oversized body was read"
+    sent.append(("20 MiB upload", big))
+    _nul_path(case)
+    sent.append(("NUL in the path and query", case.call(headers=headers)))
+    return sent
+
+
+def _fuzz_hostile(operation: Any, world: World, headers: dict[str, str], caller: str) -> None:
+    @settings(max_examples=HOSTILE_EXAMPLES, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck), phases=NO_SHRINK)
+    @given(case=operation.as_strategy(GenerationMode.POSITIVE), data=st.data())
+    def run(case: Any, data: st.DataObject) -> None:
+        _aim_path(case, data, world)
+        _aim_body(case, data, world)
+        for what, response in _hostile_calls(case, headers):
+            label = f"{case.method} {case.path} as {caller}, {what}"
+            assert response.status_code < 500, (label, response.status_code, response.text[:800])
+            assert _is_json(response), (label, response.status_code, response.headers)
+
+    run()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("caller", ["anonymous", "member", "staff"])
+def test_hostile_bodies_never_give_a_server_error(world, caller):
+    """Every operation, as anyone: NUL characters in every string field, key, path and query
+    parameter, JSON nested 1,000 deep, and a 20 MiB upload (refused unread) give a JSON 4xx."""
+    operations = [result.ok() for result in load_schema().get_all_operations()]
+    assert len(operations) > 30
+    failures = []
+    for operation in operations:
+        try:
+            _fuzz_hostile(operation, world, world.headers.get(caller, {}), caller)
+        except AssertionError as exc:
             failures.append(f"{operation.label}: {exc}")
     assert not failures, "\n".join(failures)
 
