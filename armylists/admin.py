@@ -1,11 +1,14 @@
-"""Admin: charts and slots are editable data; stored lists are shown with their report."""
+"""Admin: game systems, factions, charts, slots and profile cards are editable data; stored lists
+are shown with their report."""
+from django import forms
 from django.contrib import admin
 from django.db import transaction
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
-from armylists import services, tasks
-from armylists.models import ArmyList, Chart, ChartSlot, GameSystem, Slot
+from armylists import services, systems, tasks
+from armylists.models import ArmyList, Chart, ChartSlot, Faction, GameSystem, Slot
+from armylists.profile_card_admin import ProfileCardAdmin
 
 
 class SlotInline(admin.TabularInline):
@@ -13,10 +16,24 @@ class SlotInline(admin.TabularInline):
     extra = 0
 
 
+class FactionInline(admin.TabularInline):
+    model = Faction
+    extra = 0
+
+
 @admin.register(GameSystem)
 class GameSystemAdmin(admin.ModelAdmin):
-    list_display = ["slug", "name_en", "name_fr"]
-    inlines = [SlotInline]
+    list_display = ["slug", "name_en", "name_fr", "kind"]
+    list_filter = ["kind"]
+    inlines = [SlotInline, FactionInline]
+
+
+@admin.register(Faction)
+class FactionAdmin(admin.ModelAdmin):
+    list_display = ["slug", "name_en", "name_fr", "game_system", "tags"]
+    list_filter = ["game_system"]
+    search_fields = ["slug", "name_en", "name_fr"]
+    list_select_related = ["game_system"]
 
 
 class ChartSlotInline(admin.TabularInline):
@@ -24,8 +41,25 @@ class ChartSlotInline(admin.TabularInline):
     extra = 0
 
 
+class ChartForm(forms.ModelForm):
+    class Meta:
+        model = Chart
+        fields = ["slug", "game_system", "name_en", "name_fr", "points_min", "points_max", "rules"]
+
+    def clean(self):
+        cleaned = super().clean()
+        rules, system = cleaned.get("rules"), cleaned.get("game_system")
+        if system is not None and rules is not None:
+            if not isinstance(rules, dict):
+                self.add_error("rules", _("Rules are a JSON object, e.g. {}."))
+            elif (problem := systems.rules_for(system.slug).rules_problem(rules)) is not None:
+                self.add_error("rules", problem)
+        return cleaned
+
+
 @admin.register(Chart)
 class ChartAdmin(admin.ModelAdmin):
+    form = ChartForm
     list_display = ["slug", "name_en", "name_fr", "game_system", "points_min", "points_max"]
     list_filter = ["game_system"]
     inlines = [ChartSlotInline]
@@ -84,3 +118,6 @@ class ArmyListAdmin(admin.ModelAdmin):
             return format_html("<pre>{}</pre>", raw[:4000].decode("utf-8"))
         except UnicodeDecodeError:
             return _("%(size)s bytes of binary data") % {"size": len(raw)}
+
+
+__all__ = ["ProfileCardAdmin"]  # registered in its own module

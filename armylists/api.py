@@ -5,7 +5,7 @@ from rest_framework import permissions, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from armylists import services
+from armylists import services, systems_api
 from armylists.messages import render_roster_error
 from armylists.models import ArmyList
 from armylists.roster import RosterUnreadable
@@ -22,9 +22,9 @@ from config.api_errors import api_error, validated
 class ChartListView(APIView):
     """GET /api/v1/charts/: every force-organisation chart with its slots."""
 
-    @extend_schema(responses=ChartSerializer(many=True))
+    @extend_schema(parameters=[systems_api.GAME_SYSTEM], responses=ChartSerializer(many=True))
     def get(self, request):
-        charts = services.charts_with_rows().order_by("slug")
+        charts = systems_api.filter_charts(services.charts_with_rows(), request).order_by("slug")
         return Response(ChartSerializer(charts, many=True).data)
 
 
@@ -74,6 +74,10 @@ class ValidateListView(APIView):
 
     @extend_schema(request=ValidateSerializer, responses={200: OpenApiResponse(description="report")})
     def post(self, request):
+        # Dispatched by the chart's game system (armylists/systems/); count-based charts stay here.
+        answer = systems_api.validate_for_system(request)
+        if answer is not None:
+            return answer
         data = validated(ValidateSerializer, request)
         read = ReadList(data)
         try:
@@ -81,7 +85,9 @@ class ValidateListView(APIView):
         except RosterUnreadable as exc:
             return _roster_error(exc)
         report = services.validate_entries(read.chart, data["points_limit"], entries)
-        return _report_response(read, services.report_data(report, read.warnings))
+        response = _report_response(read, services.report_data(report, read.warnings))
+        systems_api.add_ignored_fields(response.data, request.data, read.chart)
+        return response
 
 
 class MyListsView(APIView):

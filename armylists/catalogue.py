@@ -1,4 +1,8 @@
-"""Load the game-system reference data (slots, charts) from `armylists/data/*.json`."""
+"""Load the game-system reference data (slots, charts, factions, profile cards) from
+`armylists/data/*.json`.
+
+Keys added after 0002 (`kind`, a chart's `rules`, `factions`, `profile_cards`) are written only when
+the file has them, so the 0002 migration (whose models lack those fields) still runs this code."""
 import json
 from pathlib import Path
 from typing import Any
@@ -17,26 +21,58 @@ def load(apps, data: dict[str, Any]) -> None:
     Chart = apps.get_model("armylists", "Chart")
     ChartSlot = apps.get_model("armylists", "ChartSlot")
     gs = data["game_system"]
-    system, _created = GameSystem.objects.update_or_create(
-        slug=gs["slug"],
-        defaults={"name_en": gs["name_en"], "name_fr": gs["name_fr"], "aliases": gs.get("aliases", [])},
-    )
+    defaults = {"name_en": gs["name_en"], "name_fr": gs["name_fr"], "aliases": gs.get("aliases", [])}
+    if "kind" in gs:
+        defaults["kind"] = gs["kind"]
+    system, _created = GameSystem.objects.update_or_create(slug=gs["slug"], defaults=defaults)
     slots = {}
-    for row in data["slots"]:
+    for row in data.get("slots", []):
         slots[row["code"]], _created = Slot.objects.update_or_create(
             game_system=system, code=row["code"],
             defaults={key: row[key] for key in ("name_en", "name_fr", "order", "aliases")},
         )
-    for row in data["charts"]:
-        chart, _created = Chart.objects.update_or_create(
-            slug=row["slug"],
-            defaults={
-                "game_system": system, "name_en": row["name_en"], "name_fr": row["name_fr"],
-                "points_min": row.get("points_min"), "points_max": row.get("points_max"),
-            },
-        )
+    for row in data.get("charts", []):
+        chart_defaults = {
+            "game_system": system, "name_en": row["name_en"], "name_fr": row["name_fr"],
+            "points_min": row.get("points_min"), "points_max": row.get("points_max"),
+        }
+        if "rules" in row:
+            chart_defaults["rules"] = row["rules"]
+        chart, _created = Chart.objects.update_or_create(slug=row["slug"], defaults=chart_defaults)
         for cell in row["slots"]:
             ChartSlot.objects.update_or_create(
                 chart=chart, slot=slots[cell["slot"]],
                 defaults={"compulsory": cell["compulsory"], "optional": cell["optional"]},
             )
+    factions = _load_factions(apps, system, data.get("factions", []))
+    _load_cards(apps, system, factions, data.get("profile_cards", []))
+
+
+FACTION_KEYS = ("name_en", "name_fr", "tags")
+CARD_KEYS = ("name_en", "name_fr", "stats", "cal_options", "options", "options_cost_modifier",
+             "equipment_en", "equipment_fr", "weapons", "special_rules")
+
+
+def _load_factions(apps, system, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    if not rows:
+        return {}
+    Faction = apps.get_model("armylists", "Faction")
+    return {
+        row["slug"]: Faction.objects.update_or_create(
+            game_system=system, slug=row["slug"],
+            defaults={key: row[key] for key in FACTION_KEYS if key in row},
+        )[0]
+        for row in rows
+    }
+
+
+def _load_cards(apps, system, factions: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+    if not rows:
+        return
+    ProfileCard = apps.get_model("armylists", "ProfileCard")
+    for row in rows:
+        defaults = {key: row[key] for key in CARD_KEYS if key in row}
+        ProfileCard.objects.update_or_create(
+            game_system=system, card=str(row["card"]),
+            defaults={**defaults, "faction": factions[row["faction"]]},
+        )

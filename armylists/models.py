@@ -1,5 +1,6 @@
 """Game systems, slots and force-organisation charts (reference data), and stored army lists."""
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -8,9 +9,17 @@ from config.i18n import BilingualName
 
 
 class GameSystem(BilingualName, models.Model):
+    """A game Muster serves; its ``kind`` says how lists are built (registry: armylists/systems/)."""
+
+    class Kind(models.TextChoices):
+        CHART = "chart", _("force-organisation chart")
+        COMMANDO = "commando", _("commando of profile cards")
+        CAMPAIGN = "campaign", _("campaign army of detachments")
+
     slug = models.SlugField(unique=True)
     name_en = models.CharField(_("name (English)"), max_length=120)
     name_fr = models.CharField(_("name (French)"), max_length=120)
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices, default=Kind.CHART)
     aliases = models.JSONField(
         _("aliases"), default=list, blank=True,
         help_text=_("Names a roster file may give this game system (lower case)."),
@@ -51,11 +60,78 @@ class Chart(BilingualName, models.Model):
     name_fr = models.CharField(_("name (French)"), max_length=120)
     points_min = models.PositiveIntegerField(_("minimum points"), null=True, blank=True)
     points_max = models.PositiveIntegerField(_("maximum points"), null=True, blank=True)
+    rules = models.JSONField(
+        _("rules"), default=dict, blank=True,
+        help_text=_("System rules beyond slot counts, read by the game system's list rules "
+                    "(e.g. percentage limits, commando size)."),
+    )
 
     class Meta:
         verbose_name = _("force organisation chart")
         verbose_name_plural = _("force organisation charts")
         ordering = ["slug"]
+
+
+class Faction(BilingualName, models.Model):
+    """An army of one game system; ``tags`` carry rules (e.g. ``undead``: no baggage in WFB)."""
+
+    game_system = models.ForeignKey(GameSystem, on_delete=models.CASCADE, related_name="factions")
+    slug = models.SlugField()
+    name_en = models.CharField(_("name (English)"), max_length=120)
+    name_fr = models.CharField(_("name (French)"), max_length=120)
+    tags = models.JSONField(
+        _("tags"), default=list, blank=True,
+        help_text=_("Lower-case words the rules look for, e.g. [\"undead\"] or [\"daemon\"]."),
+    )
+
+    class Meta:
+        verbose_name = _("faction")
+        verbose_name_plural = _("factions")
+        ordering = ["game_system", "slug"]
+        constraints = [
+            models.UniqueConstraint(fields=["game_system", "slug"], name="faction_slug_unique")
+        ]
+
+
+class ProfileCard(BilingualName, models.Model):
+    """A profile card (Urban War): stats, a cost per calibre, options; staff enter them."""
+
+    game_system = models.ForeignKey(GameSystem, on_delete=models.CASCADE, related_name="profile_cards")
+    card = models.CharField(_("card number"), max_length=20)
+    name_en = models.CharField(_("name (English)"), max_length=120)
+    name_fr = models.CharField(_("name (French)"), max_length=120)
+    faction = models.ForeignKey(Faction, on_delete=models.PROTECT, related_name="profile_cards")
+    stats = models.JSONField(_("characteristics"), default=dict)
+    cal_options = models.JSONField(
+        _("calibres"), default=list,
+        help_text=_("[{\"cal\", \"fs\", \"cost\"}]; a cost of null is N/A on the card."),
+    )
+    options = models.JSONField(_("options"), default=list, blank=True,
+                               help_text=_("[{\"code\", \"name_en\", \"name_fr\", \"cost\"}]"))
+    options_cost_modifier = models.CharField(_("options cost modifier"), max_length=120, blank=True)
+    equipment_en = models.TextField(_("equipment (English)"), blank=True)
+    equipment_fr = models.TextField(_("equipment (French)"), blank=True)
+    weapons = models.JSONField(_("weapons"), default=list, blank=True)
+    special_rules = models.JSONField(_("special rules"), default=list, blank=True)
+
+    class Meta:
+        verbose_name = _("profile card")
+        verbose_name_plural = _("profile cards")
+        ordering = ["game_system", "card"]
+        constraints = [
+            models.UniqueConstraint(fields=["game_system", "card"], name="profile_card_unique")
+        ]
+
+    def clean(self) -> None:
+        # The pure checks shared with the CSV import (imported here: they import the engines).
+        from armylists.profile_card_messages import render_problem
+        from armylists.profile_cards import card_fields, card_problem
+
+        problem = card_problem(card_fields(self))
+        if problem is not None:
+            raise ValidationError(render_problem(problem))
+        if self.faction_id and self.game_system_id and self.faction.game_system_id != self.game_system_id:
+            raise ValidationError({"faction": _("This faction belongs to another game system.")})
 
 
 class ChartSlot(models.Model):

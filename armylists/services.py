@@ -9,10 +9,11 @@ from django.utils import timezone
 
 from armylists.messages import render_problem
 from armylists.models import ArmyList, Chart, GameSystem
-from armylists.roster import ParsedRoster, parse_roster
+from armylists.roster import ParsedRoster, RosterUnreadable, parse_roster
 from armylists.roster.warnings import merge_warnings
 from armylists.validation import ChartSpec, Entry, Problem, Report, chart_from_rows, validate
 from config.i18n import localized
+from config.input_checks import contains_nul
 
 
 def chart_spec(chart: Chart) -> ChartSpec:
@@ -39,9 +40,18 @@ def slot_names(game_system: GameSystem, language: str | None = None) -> dict[str
 def read_roster(data: bytes | str, fmt: str, game_system: GameSystem) -> ParsedRoster:
     """Parse an upload into entries; raises RosterUnreadable with a reason a player can act on."""
     expected = [game_system.name_en, game_system.name_fr, *game_system.aliases]
-    return parse_roster(
+    parsed = parse_roster(
         data, fmt, aliases=slot_aliases(game_system), expected_game_system_aliases=expected
     )
+    if _holds_nul(parsed):  # PostgreSQL cannot store it, and no real export holds one
+        raise RosterUnreadable("bad_input")
+    return parsed
+
+
+def _holds_nul(parsed: ParsedRoster) -> bool:
+    return contains_nul([parsed.name, parsed.game_system,
+                         [(entry.name, entry.slot) for entry in parsed.entries],
+                         [dict(problem.params) for problem in parsed.warnings]])
 
 
 def entries_from_units(units: Sequence[Mapping[str, Any]]) -> list[Entry]:

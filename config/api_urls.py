@@ -2,6 +2,7 @@
 from django.urls import include, path
 
 from armylists import api as armylists_api
+from armylists import systems_api
 from league import accounts, campaign_api, whfb_api
 from league import api as league_api
 from missions import api as missions_api
@@ -11,6 +12,9 @@ urlpatterns = [
     path("accounts/", accounts.SignupView.as_view(), name="api-signup"),
     path("auth/token/", accounts.TokenView.as_view(), name="api-token"),
     path("charts/", armylists_api.ChartListView.as_view(), name="api-charts"),
+    path("game-systems/", systems_api.GameSystemListView.as_view(), name="api-game-systems"),
+    path("factions/", systems_api.FactionListView.as_view(), name="api-factions"),
+    path("profiles/", systems_api.ProfileListView.as_view(), name="api-profiles"),
     path("lists/validate/", armylists_api.ValidateListView.as_view(), name="api-validate-list"),
     path("lists/", armylists_api.MyListsView.as_view(), name="api-my-lists"),
     path("lists/<int:pk>/", armylists_api.MyListView.as_view(), name="api-my-list"),

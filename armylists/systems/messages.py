@@ -1,0 +1,29 @@
+"""Problems that belong to the registry rather than to one engine, in the reader's language."""
+from collections.abc import Mapping
+
+from django.utils.translation import gettext_lazy as _
+
+from armylists.whfb_messages import TEMPLATES as WHFB_TEMPLATES
+
+TEMPLATES = {
+    "field_ignored": _("“%(field)s” is not read for the chart %(chart)s; it was ignored."),
+    "faction_unknown": _("There is no faction “%(faction)s” in this game system."),
+    "option_unknown": WHFB_TEMPLATES["option_unknown"],
+    "size_bounds_invalid": _("The commando size bounds are reversed: at least %(min)s, at most %(max)s."),
+    "chart_rules_invalid": _("The chart %(chart)s has rules Muster cannot read; ask the organiser to fix them."),
+    "game_system_unknown": _("There is no game system “%(game_system)s”."),
+    "whfb_unknown_slot": _("%(count)s units are in no Warhammer Battle slot: %(names)s."),
+}
+
+
+def render(code: str, params: Mapping[str, object]) -> str | None:
+    """The sentence, or None when the code is not the registry's."""
+    text = TEMPLATES.get(code)
+    if text is None:
+        return None
+    shown = {key: ", ".join(map(str, value)) if isinstance(value, list | tuple) else value
+             for key, value in params.items()}
+    try:
+        return str(text) % shown
+    except (KeyError, TypeError, ValueError):
+        return code
