@@ -19,10 +19,14 @@ install: $(STAMP)
 messages: install
 	$(BIN)/python manage.py compilemessages --ignore=.venv --verbosity 0
 
+# The site as a visitor sees it: the project's own error pages, static files from whitenoise.
+# `DEBUG=true make run` shows Django's debug pages instead.
+RUN_ENV = DEBUG=$${DEBUG:-false}
+
 run: messages
-	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py migrate --noinput
-	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py demo_data
-	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py runserver $(HOST):$(PORT)
+	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
+	$(RUN_ENV) $(BIN)/python manage.py demo_data --host $(HOST) --port $(PORT)
+	$(RUN_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: messages
 	$(BIN)/python -m pytest

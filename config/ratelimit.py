@@ -1,15 +1,22 @@
-"""Per-IP rate limits for sign-up and log-in, shared by the API and the site's pages."""
+"""Rate limits for sign-up, log-in and password reset, shared by the API and the site's pages:
+per client address (config.client_address), per account or per e-mail address (hashed)."""
+import hashlib
+import re
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
 from rest_framework.throttling import SimpleRateThrottle
 
+from config.client_address import client_address
+
 # Generous enough for a 200-player venue behind one Wi-Fi address; strict enough for scripts.
 # Password reset: per IP, and per address (hashed) so the form cannot flood one mailbox.
-DEFAULT_RATES = {"signup": "60/hour", "login": "30/minute",
+# login_account counts failed log-ins per username, from any address (league.login_limits).
+DEFAULT_RATES = {"signup": "60/hour", "login": "30/minute", "login_account": "10/15minutes",
                  "password_reset": "20/hour", "password_reset_email": "3/hour"}
 PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+PERIOD = re.compile(r"(\d*)\s*([smhd])(?:ec|in|our|ay)?(?:ond|ute)?s?", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -30,8 +37,12 @@ def parse_rates(spec: str) -> dict[str, Rate] | None:
 
 
 def _parse_rate(rate: str) -> Rate:
+    """`30/minute`, `3/hour`, `10/15m` or `10/15minutes` (a number of periods)."""
     count, _, period = rate.partition("/")
-    return Rate(int(count), PERIODS[period.strip()[0].lower()])
+    match = PERIOD.fullmatch(period.strip())
+    if match is None:
+        raise ValueError(f"bad rate period in {rate!r}")
+    return Rate(int(count), int(match[1] or 1) * PERIODS[match[2].lower()])
 
 
 def rate_for(scope: str) -> Rate | None:
@@ -40,22 +51,47 @@ def rate_for(scope: str) -> Rate | None:
 
 
 def client_ip(request) -> str:
-    return request.META.get("REMOTE_ADDR", "") or "unknown"
+    return client_address(request) or "unknown"
+
+
+def hashed(text: str) -> str:
+    """The rate-limit key of a name or an e-mail address, whatever its case: the cache never
+    holds them, and any length or character makes a valid key."""
+    return hashlib.sha256(text.strip().casefold().encode()).hexdigest()
 
 
 def hit(scope: str, ident: str) -> bool:
     """Count one request; False when the caller is over the limit for `scope`."""
     rate = rate_for(scope)
-    if rate is None:
-        return True
-    key = f"ratelimit:{scope}:{ident}"
+    return rate is None or _count(scope, ident, rate) <= rate.requests
+
+
+def count(scope: str, ident: str) -> None:
+    """Count one event (e.g. a failed log-in) against `scope` without asking for anything."""
+    rate = rate_for(scope)
+    if rate is not None:
+        _count(scope, ident, rate)
+
+
+def exhausted(scope: str, ident: str) -> bool:
+    """True when `ident` has used up its events for `scope` in the current window."""
+    rate = rate_for(scope)
+    return rate is not None and (cache.get(_key(scope, ident)) or 0) >= rate.requests
+
+
+def _key(scope: str, ident: str) -> str:
+    return f"ratelimit:{scope}:{ident}"
+
+
+def _count(scope: str, ident: str, rate: Rate) -> int:
+    # The window starts at the first event and the counter expires with it (incr keeps the TTL).
+    key = _key(scope, ident)
     cache.add(key, 0, timeout=rate.seconds)
     try:
-        count = cache.incr(key)
+        return cache.incr(key)
     except ValueError:  # expired between add and incr
         cache.set(key, 1, timeout=rate.seconds)
-        count = 1
-    return count <= rate.requests
+        return 1
 
 
 class ScopedIPThrottle(SimpleRateThrottle):

@@ -28,6 +28,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files, served from here: /api/docs/ works offline
     "armylists",
     "missions",
     "league",
@@ -42,6 +43,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "config.request_guards.RequestGuardMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -67,6 +69,20 @@ TEMPLATES = [
 DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{DATA_DIR / 'muster.sqlite3'}"),
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Writers queue instead of failing with "database is locked": a transaction takes the write
+    # lock when it begins (IMMEDIATE, so no reader upgrades into a deadlock), waits up to 20 s
+    # for it, and readers never block the writer (WAL).
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        **DATABASES["default"].get("OPTIONS", {}),
+    }
+else:
+    # Keep connections between requests (fewer connects), checked before each reuse.
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -75,6 +91,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Django's backend plus the per-account limit on failed log-ins (league.login_limits).
+AUTHENTICATION_BACKENDS = ["league.login_limits.LoginLimitedBackend"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -105,6 +123,14 @@ MUSTER_PACK_CHUNK_TABLES = env.int("MUSTER_PACK_CHUNK_TABLES", default=50)
 # A pasted roster or a base64 .rosz travels in the JSON body: leave room for a 2 MiB file.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 4 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 4 * 1024 * 1024
+# Any body, files included, over this is refused before it is read (config.request_guards),
+# and an upload stops streaming in once past it (the first upload handler).
+MUSTER_MAX_REQUEST_BYTES = DATA_UPLOAD_MAX_MEMORY_SIZE
+FILE_UPLOAD_HANDLERS = [
+    "config.request_limits.CappedUploadHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
 
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://muster")}
 
@@ -118,9 +144,33 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default="") or CELERY_BROKER_URL
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A task is acknowledged only once it has run (ACKS_LATE), so a task whose worker dies is
+# delivered again: at once when a prefork pool child is lost (REJECT_ON_WORKER_LOST), and
+# after the visibility timeout when the whole worker dies (Redis then hands the unacknowledged
+# message to another worker). The timeout must exceed the longest task (the hard limit below,
+# sized to the largest mission pack: 500 tables take ~17 s, so 20 min is ample on a slow
+# machine): a task still running when it expires would be delivered a second time.
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("MUSTER_TASK_SOFT_TIME_LIMIT", default=900)  # build fails
+CELERY_TASK_TIME_LIMIT = env.int("MUSTER_TASK_TIME_LIMIT", default=1200)  # pool child killed
+MUSTER_TASK_VISIBILITY_TIMEOUT = env.int("MUSTER_TASK_VISIBILITY_TIMEOUT", default=1800)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": MUSTER_TASK_VISIBILITY_TIMEOUT,
+    # Look for abandoned messages every few seconds (kombu's default sweep is every ~100 s).
+    "unacked_restore_interval": max(1, min(10, MUSTER_TASK_VISIBILITY_TIMEOUT // 20)),
+    "unacked_restore_throttle": 1,
+}
+# A pending or running mission pack whose progress has not moved for this long is stale:
+# staff can retry it, and a new request for its round supersedes it. A chunk of
+# MUSTER_PACK_CHUNK_TABLES sheets takes seconds, so 5 min only passes when its worker died.
+MUSTER_PACK_STALE_SECONDS = env.int("MUSTER_PACK_STALE_SECONDS", default=300)
 
 # "off" disables every rate limit (load tests); otherwise "scope=N/period,..." overrides defaults.
 MUSTER_RATE_LIMITS = env.str("MUSTER_RATE_LIMITS", default="")
+# Proxies in front of Muster that append to X-Forwarded-For (1 behind one TLS proxy): the
+# client's address, for the rate limits and the audit log, is then read from that header
+# (config.client_address). 0 ignores the header, which any client could forge.
+TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -130,9 +180,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": [
-        "rest_framework.parsers.JSONParser",
-        "rest_framework.parsers.MultiPartParser",
-        "rest_framework.parsers.FormParser",
+        "config.parsers.SafeJSONParser",
+        "config.parsers.SafeMultiPartParser",
+        "config.parsers.SafeFormParser",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
@@ -145,7 +195,17 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     # Same choices on two fields (club and faction weights): one named enum in the schema.
-    "ENUM_NAME_OVERRIDES": {"PairingWeightEnum": "league.models.WEIGHTS"},
+    # Several fields are called "kind" (missions, detachments, campaign score events): one
+    # named enum each, so the schema has no numbered names.
+    "ENUM_NAME_OVERRIDES": {
+        "PairingWeightEnum": "league.models.WEIGHTS",
+        "MissionKindEnum": "missions.models.Mission.KINDS",
+        "DetachmentKindEnum": "league.campaign.army.KINDS",
+        "ScoreEventKindEnum": ["battle_won", "detachment_lost"],
+    },
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")

@@ -1,8 +1,12 @@
 """Accounts: sign-up and token log-in for the API, rate-limited log-in for the site's pages."""
+from collections.abc import Mapping
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.views import LoginView
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError, transaction
 from django.http import HttpResponse
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -10,14 +14,34 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.exceptions import Throttled
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api_errors import validated
 from config.ratelimit import LoginThrottle, SignupThrottle, client_ip, hit
+from league.login_limits import account_locked, locked_message
 from league.services.profiles import preferred_language
 
 User = get_user_model()
+
+
+class UsernameTaken(Exception):
+    """Another account has this username, in any case (the database refused the insert)."""
+
+
+def username_taken_message() -> str:
+    return _("This username is already taken.")
+
+
+def create_account(username: str, email: str, password: str | None) -> Any:
+    """The new account. The callers check the name first (a friendly field error); the unique
+    index on lower(username) (migration league 0007) settles the race between two sign-ups."""
+    try:
+        with transaction.atomic():
+            return User.objects.create_user(username, email, password)
+    except IntegrityError as exc:  # the only unique columns of auth_user are its username's
+        raise UsernameTaken(username) from exc
 
 
 class SignupSerializer(serializers.Serializer):
@@ -27,7 +51,7 @@ class SignupSerializer(serializers.Serializer):
 
     def validate_username(self, value: str) -> str:
         if User.objects.filter(username__iexact=value).exists():
-            raise serializers.ValidationError(_("This username is already taken."))
+            raise serializers.ValidationError(username_taken_message())
         return value
 
     def validate(self, attrs: dict) -> dict:
@@ -51,7 +75,10 @@ class SignupView(APIView):
     )
     def post(self, request):
         data = validated(SignupSerializer, request)
-        user = User.objects.create_user(data["username"], data["email"], data["password"])
+        try:
+            user = create_account(data["username"], data["email"], data["password"])
+        except UsernameTaken:
+            raise serializers.ValidationError({"username": [username_taken_message()]}) from None
         return Response({"username": user.username}, status=status.HTTP_201_CREATED)
 
 
@@ -66,6 +93,9 @@ class TokenView(APIView):
         responses={200: inline_serializer("TokenDone", {"token": serializers.CharField()})},
     )
     def post(self, request):
+        # A locked account gets a 429 rather than the 400 its refused log-in would give.
+        if isinstance(request.data, Mapping) and account_locked(request.data.get("username")):
+            raise Throttled(detail=locked_message())
         serializer = AuthTokenSerializer(data=request.data, context={"request": request})
         serializer.is_valid(raise_exception=True)
         token, _created = Token.objects.get_or_create(user=serializer.validated_data["user"])
@@ -86,12 +116,22 @@ def apply_language(response: HttpResponse, language: str) -> HttpResponse:
 
 
 class RateLimitedLoginView(LoginView):
-    """The site's log-in page, sharing the API's per-IP log-in limit."""
+    """The site's log-in page, sharing the API's limits: per client address, and per account
+    on failures (league.login_limits). Over either, the form comes back with a 429."""
 
     def post(self, request, *args, **kwargs):
         if not hit("login", client_ip(request)):
-            return HttpResponse(_("Too many attempts; wait a minute."), status=429)
+            return self.refused(_("Too many attempts; wait a minute."))
+        if account_locked(request.POST.get("username")):
+            return self.refused(locked_message())
         return super().post(request, *args, **kwargs)
+
+    def refused(self, message: str) -> HttpResponse:
+        # An unbound form: validating it would try the password, which is the point to avoid.
+        form = self.get_form_class()(self.request, initial={
+            "username": self.request.POST.get("username", "")})
+        context = self.get_context_data(form=form, refusal=message)
+        return self.render_to_response(context, status=429)
 
     def form_valid(self, form):
         # The account's language wins over the browser's from now on (cookie, as set_language).

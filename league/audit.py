@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from config.client_address import client_address
 from league.models import AuditEntry, Tournament
 
 
@@ -27,15 +28,10 @@ class Actor:
     @classmethod
     def of(cls, request) -> Actor:
         user = request.user if request.user.is_authenticated else None
-        return cls(user=user, ip=client_ip(request))
+        return cls(user=user, ip=client_address(request))
 
 
 SYSTEM = Actor(system=True)
-
-
-def client_ip(request) -> str | None:
-    # REMOTE_ADDR only: X-Forwarded-For is spoofable unless a trusted proxy rewrites it.
-    return request.META.get("REMOTE_ADDR") or None
 
 
 def record(actor: Actor, action: str, tournament: Tournament | None, target: object = "",

@@ -27,6 +27,15 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip_pg)
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """SQLite tests run on a file rather than in memory, as `make run` does: threads (the
+    concurrency tests) then share it through their own connections, WAL and busy waits."""
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] == "django.db.backends.sqlite3" and not db["TEST"].get("NAME"):
+        db["TEST"]["NAME"] = str(tmp_path_factory.mktemp("sqlite") / "test.sqlite3")
+
+
 @pytest.fixture(autouse=True)
 def _clean_cache():
     cache.clear()

@@ -2,7 +2,6 @@
 language switch that the account remembers."""
 from __future__ import annotations
 
-import hashlib
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views import i18n
 
-from config.ratelimit import client_ip, hit
+from config.ratelimit import client_ip, hashed, hit
 from league.account_forms import ProfileForm
 from league.accounts import RateLimitedLoginView, apply_language
 from league.audit import Actor
@@ -37,11 +36,6 @@ def set_language(request):
     return response
 
 
-def address_key(email: str) -> str:
-    """The rate-limit key of an address: hashed, so the cache never holds addresses."""
-    return hashlib.sha256(email.strip().casefold().encode()).hexdigest()
-
-
 class RateLimitedPasswordResetView(PasswordResetView):
     """Django's reset request, limited per IP and per address (known or not, so the limit
     reveals nothing); over the limit the form comes back with a message and a 429."""
@@ -52,7 +46,7 @@ class RateLimitedPasswordResetView(PasswordResetView):
             return self._too_many(form)
         if not form.is_valid():
             return self.form_invalid(form)
-        if not hit("password_reset_email", address_key(form.cleaned_data["email"])):
+        if not hit("password_reset_email", hashed(form.cleaned_data["email"])):
             return self._too_many(form)
         return self.form_valid(form)
 

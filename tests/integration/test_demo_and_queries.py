@@ -1,4 +1,5 @@
 """Demo data, query budgets of the reference endpoints, and dice streams that log every roll."""
+import re
 import threading
 
 import pytest
@@ -44,6 +45,73 @@ def test_demo_data_holds_a_running_tournament_with_a_published_round(client, set
     assert statuses.count("confirmed") == 3 and "pending" in statuses
     flagged = {p["player"] for game in round_["games"] for p in game["list_problems"]}
     assert len(flagged) == 4  # two illegal lists and two missing ones among 12 players
+
+
+def test_demo_data_prints_links_to_the_served_site(capsys, settings, tmp_path, monkeypatch):
+    settings.DATA_DIR = tmp_path
+    monkeypatch.setenv("PORT", "9123")
+    call_command("demo_data")
+    out = capsys.readouterr().out
+    assert "http://127.0.0.1:9123/admin/" in out and ":8000" not in out
+    assert f"Demo tournament: http://127.0.0.1:9123/tournaments/{DEMO_SLUG}/" in out
+    assert "http://127.0.0.1:9123/login/" in out
+    call_command("demo_data", host="0.0.0.0", port="8100")
+    assert f"http://127.0.0.1:8100/tournaments/{DEMO_SLUG}/" in capsys.readouterr().out
+
+
+def test_demo_tournament_link_opens_the_event_page(client, capsys, settings, tmp_path):
+    settings.DATA_DIR = tmp_path
+    call_command("demo_data")
+    link = re.search(r"Demo tournament: http://[^/]+(/\S*)", capsys.readouterr().out)[1]
+    page = client.get(link)
+    assert page.status_code == 200 and page["Content-Type"].startswith("text/html")
+    assert "Demo Cup" in page.content.decode()
+
+
+def test_demo_players_log_in_with_the_printed_password(client, capsys, settings, tmp_path):
+    settings.DATA_DIR = tmp_path
+    call_command("demo_data")
+    first = capsys.readouterr().out
+    path = tmp_path / "demo_password"
+    password = path.read_text().strip()
+    assert len(password) >= 12 and path.stat().st_mode & 0o077 == 0
+    assert f"password: {password}" in first and str(path) in first
+    call_command("demo_data")
+    assert path.read_text().strip() == password  # generated once
+    assert f"password: {password}" in capsys.readouterr().out
+    tournament = Tournament.objects.get(slug=DEMO_SLUG)
+    usernames = list(tournament.players.order_by("pk").values_list("user__username", flat=True))
+    assert usernames[:2] == ["demo-player", "demo-bastien"] and None not in usernames
+    response = client.post("/login/", {"username": "demo-bastien", "password": password})
+    assert response.status_code == 302
+    assert client.get("/profile/").status_code == 200
+    assert client.post("/login/", {"username": "demo-player", "password": password}).status_code == 302
+    token = client.post("/api/v1/auth/token/", {"username": "demo-gaelle", "password": password},
+                        content_type="application/json")
+    assert token.status_code == 200
+
+
+def test_an_older_demo_event_gets_its_player_accounts(client, capsys, settings, tmp_path):
+    settings.DATA_DIR = tmp_path
+    call_command("demo_data")
+    tournament = Tournament.objects.get(slug=DEMO_SLUG)
+    tournament.players.exclude(user__username="demo-player").update(user=None)
+    call_command("demo_data")
+    password = (tmp_path / "demo_password").read_text().strip()
+    assert not tournament.players.filter(user=None).exists()
+    assert client.post("/login/", {"username": "demo-karim", "password": password}).status_code == 302
+    assert "Demo Cup" in client.get("/profile/").content.decode()
+
+
+def test_a_lost_demo_password_file_gives_a_new_password(client, capsys, settings, tmp_path):
+    settings.DATA_DIR = tmp_path
+    call_command("demo_data")
+    old = (tmp_path / "demo_password").read_text().strip()
+    (tmp_path / "demo_password").unlink()
+    call_command("demo_data")
+    new = (tmp_path / "demo_password").read_text().strip()
+    assert new != old and new in capsys.readouterr().out
+    assert client.post("/login/", {"username": "demo-lea", "password": new}).status_code == 302
 
 
 def test_reference_endpoints_use_a_constant_number_of_queries(client, django_assert_max_num_queries):

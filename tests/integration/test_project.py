@@ -1,5 +1,6 @@
 """The project shell: settings from the environment, deploy checks, compose file, error pages."""
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -97,6 +98,46 @@ def test_openapi_schema_and_docs_are_served(client):
     for path in ("/api/v1/charts/", "/api/v1/lists/validate/", "/api/v1/accounts/", "/api/v1/auth/token/"):
         assert path in text
     assert client.get("/api/docs/").status_code == 200
+
+
+def make_run_command() -> str:
+    """What `make run` puts before `manage.py runserver` (its environment and Python), read
+    from `make -n`, which prints the recipe and runs nothing."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "MAKEFLAGS")}
+    dry = subprocess.run(["make", "-n", "run"], cwd=ROOT, env=env, capture_output=True,
+                         text=True, check=True)
+    line = next(line for line in dry.stdout.splitlines() if " manage.py runserver " in line)
+    return line.split(" manage.py ")[0]
+
+
+def test_make_run_shows_the_project_404_page(tmp_path):
+    """A newcomer's mistyped address gets the site's page, not Django's technical 404."""
+    code = ("from django.test import Client; r = Client().get('/nowhere/'); "
+            "print(r.status_code); print(r.content.decode())")
+    env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "DATABASE_URL")}
+    result = subprocess.run(
+        ["bash", "-c", f'{make_run_command()} manage.py shell -c "$CODE"'], cwd=ROOT,
+        env={**env, "CODE": code, "MUSTER_DATA_DIR": str(tmp_path)},
+        capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "\n404\n" in f"\n{result.stdout}"
+    assert "This page does not exist." in result.stdout
+    assert "Using the URLconf" not in result.stdout and "DEBUG = True" not in result.stdout
+
+
+@pytest.mark.django_db
+def test_api_docs_need_no_network(client):
+    """Swagger UI's files come from the project's static files (drf-spectacular-sidecar), not
+    from a CDN: /api/docs/ works at a venue without Internet."""
+    page = client.get("/api/docs/").content.decode()
+    urls = re.findall(r'(?:src|href)="([^"]+)"', page)
+    assert any(url.endswith("swagger-ui-bundle.js") for url in urls)
+    assert "cdn" not in page.lower() and "//" not in "".join(urls)
+    for url in urls:
+        assert url.startswith("/static/"), url
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert b"".join(response.streaming_content if response.streaming else [response.content])
 
 
 @pytest.mark.django_db

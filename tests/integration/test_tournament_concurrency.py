@@ -1,6 +1,8 @@
-"""Parallel requests on PostgreSQL: double clicks and both players at once must neither fail
-nor leave two results, two rounds or a broken list history.
+"""Parallel requests: double clicks and both players at once must neither fail nor leave two
+results, two rounds or a broken list history.
 
+They run on the configured database: PostgreSQL (row locks) when DATABASE_URL points to it,
+otherwise the embedded SQLite, on a file as `make run` serves it (writers queue on its lock).
 Every thread waits at a barrier, sends one request through its own client and connection, and
 closes that connection at the end."""
 from __future__ import annotations
@@ -19,6 +21,7 @@ from tests.integration.tournament_fixtures import (
     LEGAL_UNITS,
     build_event,
     client_for,
+    confirm,
     expect,
     make_user,
     pair,
@@ -29,7 +32,6 @@ from tests.integration.tournament_fixtures import (
 )
 
 pytestmark = [
-    pytest.mark.postgres,
     # serialized_rollback: the flush after a transactional test would drop the reference data
     # (charts, missions) that migrations load.
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
@@ -106,19 +108,43 @@ def test_both_players_reporting_at_once(staff_user, agree):
         assert reports == ({"superseded": 1, "confirmed": 1} if agree else {"disputed": 2})
 
 
+def test_a_burst_of_reports_and_confirmations_settles_every_game(staff_user):
+    """The end of a round at a venue: half the tables confirm (with double clicks) while the
+    other half report from both sides at once. Every call succeeds and the round completes."""
+    event = build_event(staff_user, 16)
+    games = expect(pair(event.staff, event.slug), 201)["games"]
+    calls = []
+    for index, game in enumerate(games):
+        a, b = game["players"]
+        if index % 2:
+            expect(report(event.client(a), game["id"], a, {a: 700, b: 100}), 200)
+            calls += [lambda g=game["id"], b=b: confirm(client_for(event.users[b]), g)] * 2
+        else:
+            calls += [lambda g=game["id"], me=me, a=a, b=b: report(
+                client_for(event.users[me]), g, a, {a: 700, b: 100}) for me in (a, b)]
+    answers = in_parallel(calls)
+    assert statuses(answers) == {200: len(calls)}
+    stored = Game.objects.filter(round__tournament__slug=event.slug)
+    assert sorted(stored.values_list("status", flat=True)) == ["confirmed"] * len(games)
+    assert all(game.winner_id == game.player_a_id for game in stored)
+    assert Report.objects.filter(game__in=stored, status="confirmed").count() == len(games)
+    assert AuditEntry.objects.filter(action="result_confirmed").count() == len(games)
+    assert Round.objects.get(tournament__slug=event.slug).status == "completed"
+
+
 @pytest.mark.parametrize("draft", [False, True])
 def test_parallel_pairing_makes_one_next_round(staff_user, draft):
     event = build_event(staff_user, 8, rounds=3)
     settle_round(event, expect(pair(event.staff, event.slug), 201))
-    calls = [lambda: pair(client_for(staff_user), event.slug, draft=draft)] * 6
+    calls = [lambda: pair(client_for(staff_user), event.slug, draft=draft)] * 8
     answers = in_parallel(calls)
     counts = statuses(answers)
     if draft:
         # Each call re-pairs the same draft in turn.
-        assert counts == {201: 6}
+        assert counts == {201: 8}
     else:
         # The first pairs and publishes round 2; the others then meet its open games.
-        assert counts == {201: 1, 409: 5}
+        assert counts == {201: 1, 409: 7}
         assert {body["code"] for status, body in answers if status == 409} == {"round_unconfirmed"}
     assert {body["number"] for status, body in answers if status == 201} == {2}
     rounds = list(Round.objects.filter(tournament__slug=event.slug).values_list("number", flat=True))

@@ -1,15 +1,17 @@
-"""Fill an empty site with demo data: an admin, a player, sample lists and a running tournament."""
+"""Fill an empty site with demo data: an admin, players, sample lists and a running tournament."""
+import os
 import secrets
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.urls import reverse
 
 from armylists import services
 from armylists.models import ArmyList
 from armylists.validation import Entry
-from league.demo import demo_tournament
+from league.demo import DEMO_PASSWORD_FILE, demo_accounts, demo_password, demo_tournament
 
 ADMIN_PASSWORD_FILE = "admin_password"
 
@@ -29,18 +31,28 @@ SAMPLE_LISTS = {
 
 
 class Command(BaseCommand):
-    help = "Create demo data once (idempotent) and print how to log in to the admin."
+    help = "Create demo data once (idempotent) and print where to log in."
+
+    def add_arguments(self, parser):
+        # `make run` passes its HOST and PORT, so the printed links open the served site.
+        parser.add_argument("--host", default=os.environ.get("HOST") or "127.0.0.1")
+        parser.add_argument("--port", default=os.environ.get("PORT") or "8000")
 
     def handle(self, *args, **options):
         with transaction.atomic():
             password = self._admin()
-            player = self._player()
-            self._lists(player)
-            tournament = demo_tournament(player)
+            accounts = demo_accounts()
+            players_password = demo_password(settings.DATA_DIR, accounts)
+            self._lists(accounts[0])
+            tournament = demo_tournament(accounts)
+        site = site_url(options["host"], options["port"])
         self.stdout.write(self.style.SUCCESS("Demo data ready."))
-        self.stdout.write(f"Admin: http://127.0.0.1:8000/admin/  user: admin  password: {password}")
-        self.stdout.write(f"Demo tournament: http://127.0.0.1:8000/api/v1/tournaments/{tournament.slug}/rounds/1/")
-        self.stdout.write(f"(the password is kept in {settings.DATA_DIR / ADMIN_PASSWORD_FILE})")
+        self.stdout.write(f"Admin: {site}{reverse('admin:index')}  user: admin  password: {password}")
+        self.stdout.write(f"Demo players: {site}{reverse('login')}  user: {accounts[0].username} "
+                          f"(or {accounts[1].username}, ...)  password: {players_password}")
+        self.stdout.write(f"Demo tournament: {site}{reverse('tournament', args=[tournament.slug])}")
+        self.stdout.write(f"(the passwords are kept in {settings.DATA_DIR / ADMIN_PASSWORD_FILE} "
+                          f"and {settings.DATA_DIR / DEMO_PASSWORD_FILE})")
 
     def _admin(self) -> str:
         path = settings.DATA_DIR / ADMIN_PASSWORD_FILE
@@ -57,16 +69,17 @@ class Command(BaseCommand):
         path.chmod(0o600)
         return password
 
-    def _player(self):
-        User = get_user_model()
-        player, created = User.objects.get_or_create(username="demo-player", defaults={"email": "demo@example.org"})
-        if created:
-            player.set_unusable_password()
-            player.save()
-        return player
-
     def _lists(self, player) -> None:
         chart = services.charts_with_rows().get(slug="w40k4-standard")
         for name, entries in SAMPLE_LISTS.items():
             if not ArmyList.objects.filter(owner=player, name=name).exists():
                 services.store_list(owner=player, chart=chart, points_limit=1500, entries=entries, name=name)
+
+
+def site_url(host: str, port: str) -> str:
+    """The address to open: a server listening on every interface is reached locally."""
+    if host in ("0.0.0.0", "::", ""):
+        host = "127.0.0.1"
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}"
