@@ -48,7 +48,25 @@ class ListBodySerializer(serializers.Serializer):
             raise serializers.ValidationError(
                 {"units": [_("Send exactly one of: units, roster, roster_file.")]}
             )
+        # The chart is in the body (lists/validate) or given by the caller (a tournament's).
+        chart = attrs.get("chart") or self.context.get("chart")
+        if "units" in attrs and chart is not None:
+            check_unit_slots(attrs["units"], chart)
         return attrs
+
+
+def check_unit_slots(units: list[dict], chart: Chart) -> None:
+    """A typed unit names a slot code of the chart's game system, or null: anything else is a
+    malformed body, one field error per unit. (A roster's unknown category stays a warning: the
+    player did not choose that word.)"""
+    codes = [slot.code for slot in chart.game_system.slots.all()]
+    # Keyed by the unit's index, as DRF reports a list's items (LIST_SERIALIZER_ERRORS_AS_DICT).
+    errors = {index: {"slot": [
+        _("“%(slot)s” is not a slot code. Use one of: %(codes)s, or null.")
+        % {"slot": unit["slot"], "codes": ", ".join(codes)}]}
+        for index, unit in enumerate(units) if unit.get("slot") not in (None, *codes)}
+    if errors:
+        raise serializers.ValidationError({"units": errors})
 
 
 class ValidateSerializer(ListBodySerializer):

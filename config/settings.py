@@ -202,6 +202,9 @@ SPECTACULAR_SETTINGS = {
         "MissionKindEnum": "missions.models.Mission.KINDS",
         "DetachmentKindEnum": "league.campaign.army.KINDS",
         "ScoreEventKindEnum": ["battle_won", "detachment_lost"],
+        # A tournament is read with five statuses and created with two (and on_six twice).
+        "TournamentStatusEnum": "league.models.Tournament.Status",
+        "TournamentOnSixEnum": "league.models.Tournament.OnSix",
     },
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

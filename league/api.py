@@ -51,10 +51,10 @@ class TournamentListView(APIView):
     def get(self, request):
         return Response(s.TournamentSerializer(visible_tournaments(actor_of(request)), many=True).data)
 
-    @extend_schema(request=s.TournamentSerializer, responses={201: s.TournamentSerializer})
+    @extend_schema(request=s.TournamentCreateSerializer, responses={201: s.TournamentSerializer})
     def post(self, request):
         require_signed_in(request)
-        data = validated(s.TournamentSerializer, request)
+        data = validated(s.TournamentCreateSerializer, request)
         tournament = tournaments.create_tournament(actor_of(request), **data)
         tournament.player_count = 0  # as GET shows it (the annotation is not on a new row)
         return Response(s.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
@@ -159,7 +159,9 @@ class PlayerListView(APIView):
             raise Forbidden(_("Only this player or an organiser can change this list."), "not_your_list")
         role = role_of(request)
         chart = lists.chart_for(tournament, role)
-        attrs = validated(s.PlayerListBodySerializer, request)
+        body = s.PlayerListBodySerializer(data=request.data, context={"chart": chart})
+        body.is_valid(raise_exception=True)
+        attrs = body.validated_data
         read = ReadList({**attrs, "chart": chart})
         try:
             entries = read.entries()

@@ -1,4 +1,7 @@
 """API shapes for tournaments, players, rounds, games, reports and standings."""
+from datetime import UTC, datetime
+
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
@@ -9,6 +12,25 @@ from missions.models import Level
 from missions.serializers import MissionSerializer
 
 MAX_SEED = 2**31 - 1
+
+
+class InstantField(serializers.DateTimeField):
+    """A moment in the server's time zone, or in UTC where that zone's offset has seconds.
+
+    Before standard time (1891 in Paris) the time-zone database gives local mean time,
+    +00:09:21, which RFC 3339 (the schema's ``date-time``) cannot write."""
+
+    def to_representation(self, value: datetime | None) -> str | None:
+        if value is None:
+            return None
+        text = _local_or_utc(value).isoformat()
+        return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+
+def _local_or_utc(value: datetime) -> datetime:
+    local = timezone.localtime(value)
+    offset = local.utcoffset()
+    return local if offset is not None and offset.seconds % 60 == 0 else value.astimezone(UTC)
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -22,7 +44,8 @@ class TournamentSerializer(serializers.ModelSerializer):
     )
     club_weight = serializers.ChoiceField(choices=WEIGHTS, required=False)
     faction_weight = serializers.ChoiceField(choices=WEIGHTS, required=False)
-    player_count = serializers.IntegerField(read_only=True, default=None)
+    list_deadline = InstantField(required=False, allow_null=True)
+    player_count = serializers.SerializerMethodField()
 
     class Meta:
         model = Tournament
@@ -38,6 +61,22 @@ class TournamentSerializer(serializers.ModelSerializer):
         if len(set(value)) != len(value):
             raise serializers.ValidationError(_("A tiebreaker is listed twice."))
         return value
+
+    def get_player_count(self, tournament: Tournament) -> int:
+        """Annotated by the API's query; counted when the row comes from a service."""
+        annotated = getattr(tournament, "player_count", None)
+        return tournament.players.count() if annotated is None else annotated
+
+
+class TournamentCreateSerializer(TournamentSerializer):
+    """The creation body: a tournament opens registration at once unless it is a draft."""
+
+    status = serializers.ChoiceField(
+        choices=[Tournament.Status.DRAFT, Tournament.Status.REGISTRATION_OPEN],
+        default=Tournament.Status.REGISTRATION_OPEN, write_only=True)
+
+    class Meta(TournamentSerializer.Meta):
+        read_only_fields = ["slug", "player_count"]
 
 
 class StatusSerializer(serializers.Serializer):

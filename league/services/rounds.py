@@ -14,7 +14,7 @@ from league.audit import Actor, record
 from league.errors import Conflict, Invalid, NotFound
 from league.models import Game, Player, PlayerList, Round, Tournament
 from league.services.standings import pairing_states
-from league.services.tournaments import locked_tournament, require_staff
+from league.services.tournaments import advance, locked_tournament, require_staff
 from missions import services as missions
 from missions.catalogue_types import MissionSpec
 from missions.dice import Roller
@@ -23,7 +23,9 @@ from missions.pregame import pregame
 from missions.selection import roll_mission
 
 Status = Tournament.Status
-PAIRABLE = (Status.LISTS_LOCKED, Status.RUNNING)
+# Pairing round 1 while registration is open locks the lists first (api-v1: a client that never
+# calls the status endpoint can run a whole event).
+PAIRABLE = (Status.REGISTRATION_OPEN, Status.LISTS_LOCKED, Status.RUNNING)
 
 
 def active_players(tournament: Tournament) -> list[Player]:
@@ -60,7 +62,7 @@ def _check_pairable(tournament: Tournament) -> None:
     if tournament.status == Status.FINISHED:
         raise Conflict(_("This tournament is finished."), "tournament_finished")
     if tournament.status not in PAIRABLE:
-        raise Conflict(_("Lock the lists before pairing the first round."), "lists_not_locked")
+        raise Conflict(_("Open registration before pairing the first round."), "registration_not_open")
 
 
 @transaction.atomic
@@ -76,6 +78,10 @@ def pair_next_round(actor: Actor, tournament: Tournament, *, draft: bool = False
     players = active_players(locked)
     if len(players) < 2:
         raise Conflict(_("At least two players are needed to pair a round."), "not_enough_players")
+    # Each step audited as the status endpoint logs it; a refusal below rolls them back.
+    if locked.status == Status.REGISTRATION_OPEN:
+        advance(actor, locked, Status.LISTS_LOCKED)
+    advance(actor, locked, Status.RUNNING)
     states, pks = pairing_states(locked, players)
     result = pairing.pair_round(states, pairing_settings(locked, number))
     pairings = [replace(p, players=tuple(pks[n] for n in p.players)) for p in result.pairings]
@@ -88,9 +94,6 @@ def pair_next_round(actor: Actor, tournament: Tournament, *, draft: bool = False
     round_.pairing = {"cost": dict(zip(pairing.COST_TIERS, result.cost, strict=True)),
                       "rematches": result.rematches, "method": result.method}
     _roll_and_create(actor, locked, round_, pairings, players)
-    if locked.status == Status.LISTS_LOCKED:
-        locked.status = Status.RUNNING
-        locked.save(update_fields=["status"])
     record(actor, "round_repaired" if replaced else "round_paired", locked, round_,
            {"round": number, "games": len(result.pairings), **round_.pairing})
     if not draft:

@@ -5,7 +5,7 @@ import uuid
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
@@ -24,6 +24,8 @@ TRANSITIONS: dict[str, tuple[str, ...]] = {
     Status.FINISHED: (),
 }
 PLAYER_FIELDS = ("name", "club", "faction")
+OPENING_STATUSES = (Status.DRAFT, Status.REGISTRATION_OPEN)  # what a new tournament may start as
+SLUG_ATTEMPTS = 20  # concurrent creations with one name: each retry takes the next free suffix
 
 
 def require_staff(actor: Actor) -> None:
@@ -41,19 +43,49 @@ def unique_slug(name: str) -> str:
 
 
 @transaction.atomic
-def create_tournament(actor: Actor, **fields: Any) -> Tournament:
-    """A new draft tournament with its own dice stream seeded from ``seed`` (random if absent)."""
+def create_tournament(actor: Actor, *, status: str = Status.DRAFT, **fields: Any) -> Tournament:
+    """A new tournament with its own dice stream seeded from ``seed`` (random if absent).
+
+    It is created as a draft; ``status=registration_open`` then opens it through the same
+    audited step as ``transition``."""
     require_staff(actor)
+    if status not in OPENING_STATUSES:
+        raise Invalid(_("A new tournament is either a draft or open for registration."),
+                      "status_not_allowed")
     seed = fields.pop("seed", None)
     seed = new_seed() if seed is None else seed
-    slug = fields.pop("slug", None) or unique_slug(fields["name"])
-    # The key only has to be unique: a deleted event's stream stays behind with its rolls.
-    dice = DiceStream.objects.create(key=f"tournament:{slug}:{uuid.uuid4().hex[:12]}", seed=seed)
-    tournament = Tournament(slug=slug, seed=seed, dice=dice, created_by=actor.user, **fields)
-    tournament.full_clean(exclude=["dice", "created_by"])
-    tournament.save()
+    slug = fields.pop("slug", None)
+    tournament = Tournament(seed=seed, created_by=actor.user, **fields)
+    tournament.full_clean(exclude=["slug", "dice", "created_by"])
+    _insert(tournament, slug)
     record(actor, "tournament_created", tournament, tournament, {"seed": seed})
+    if status != Status.DRAFT:
+        advance(actor, tournament, status)
     return tournament
+
+
+def _insert(tournament: Tournament, slug: str | None) -> None:
+    """Save a new tournament under ``slug``, or under the first free slug of its name.
+
+    Two creations with the same name can both see a slug free; the second insert then fails on
+    the unique index, inside a savepoint, and takes the next free slug. A slug asked for
+    explicitly is not changed: taken, it is a 409."""
+    for _attempt in range(SLUG_ATTEMPTS):
+        tournament.slug = slug or unique_slug(tournament.name)
+        try:
+            with transaction.atomic():
+                # The key only has to be unique: a deleted event's stream stays behind with its rolls.
+                tournament.dice = DiceStream.objects.create(
+                    key=f"tournament:{tournament.slug}:{uuid.uuid4().hex[:12]}", seed=tournament.seed)
+                tournament.save(force_insert=True)
+            return
+        except IntegrityError:
+            if not Tournament.objects.filter(slug=tournament.slug).exists():
+                raise  # another constraint failed: not a slug race
+            if slug:
+                break
+    raise Conflict(_("Another tournament already has this address; choose another name."),
+                   "slug_taken")
 
 
 def locked_tournament(tournament: Tournament) -> Tournament:
@@ -71,7 +103,11 @@ def locked_tournament(tournament: Tournament) -> Tournament:
 def transition(actor: Actor, tournament: Tournament, target: str) -> Tournament:
     """Move the lifecycle one allowed step; 409 for any other move."""
     require_staff(actor)
-    locked = locked_tournament(tournament)
+    return advance(actor, locked_tournament(tournament), target)
+
+
+def advance(actor: Actor, locked: Tournament, target: str) -> Tournament:
+    """``transition`` on a row the caller has locked (or just created) in its transaction."""
     if target == locked.status:
         return locked  # a repeated click changes nothing
     if target not in TRANSITIONS.get(locked.status, ()):

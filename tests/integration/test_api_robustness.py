@@ -83,7 +83,7 @@ def _seed_world() -> World:
     staff = client_for(organiser)
     mine = client_for(member)
 
-    draft = create_tournament(staff, name="Robust draft")["slug"]
+    draft = create_tournament(staff, name="Robust draft", status="draft")["slug"]
     open_ = create_tournament(staff, name="Robust open")["slug"]
     set_status(staff, open_, "registration_open")
     register(mine, open_, "Member in open")

@@ -302,7 +302,7 @@ def test_changelist_action_moves_the_selected_tournaments(admin_client):
 
 
 @pytest.mark.parametrize(("status", "action", "data", "message"), [
-    ("draft", "pair_draft", {}, "Lock the lists before pairing the first round."),
+    ("draft", "pair_draft", {}, "Open registration before pairing the first round."),
     ("draft", "status", {"target": "finished"},
      "A tournament that is “draft” cannot become “finished”."),
     ("lists_locked", "publish_round", {"number": "7"}, "No such round."),

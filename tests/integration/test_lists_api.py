@@ -108,6 +108,48 @@ def test_malformed_bodies_are_400_field_errors(api, body, field):
     assert field in response.json()
 
 
+SLOT_CODES = "hq, troops, elites, fast_attack, heavy_support"
+
+
+@pytest.mark.parametrize("slot", ["fortification", "HQ", "Troupes", "fast-attack"])
+def test_a_unit_in_no_slot_of_the_game_system_is_a_malformed_body(api, slot):
+    units = [*LEGAL_UNITS, {"name": "Bastion", "slot": slot, "points": 100}]
+    response = validate(api, units=units)
+    assert response.status_code == 400
+    message = f"“{slot}” is not a slot code. Use one of: {SLOT_CODES}, or null."
+    # DRF's field map: the faulty unit, by its index, names its field.
+    assert response.json() == {"units": {"3": {"slot": [message]}}}
+    french = validate(api, lang="fr", units=units).json()["units"]["3"]["slot"][0]
+    assert french.startswith(f"« {slot} » n'est pas un code d'emplacement")
+
+
+def test_a_unit_without_a_slot_is_still_checked(api):
+    body = validate(api, units=[*LEGAL_UNITS, {"name": "Bastion", "slot": None, "points": 100}]).json()
+    assert body["total_points"] == 480 and body["valid"] is True
+
+
+def test_a_stored_list_with_an_unknown_slot_is_refused_and_not_stored(api):
+    api.force_authenticate(get_user_model().objects.create_user("sloppy", password="x"))
+    response = api.post("/api/v1/lists/", {"chart": "w40k4-standard", "points_limit": 1500,
+                                           "units": [{"name": "X", "slot": "lord", "points": 5}]},
+                        format="json")
+    assert response.status_code == 400 and "slot" in response.json()["units"]["0"]
+    assert not ArmyList.objects.exists()
+
+
+FORTIFIED_ROSTER = ROSTER_TEXT.replace("380pts", "480pts").replace(
+    "++ Total", "+ Fortification +\n\nBastion [100pts]\n\n++ Total")
+
+
+def test_a_roster_category_in_no_slot_stays_a_warning(api):
+    response = validate(api, roster=FORTIFIED_ROSTER)
+    assert response.status_code == 200
+    body = response.json()
+    assert ("Bastion", None) in [(u["name"], u["slot"]) for u in body["units"]]
+    assert [w["code"] for w in body["warnings"]] == ["unknown_category"]
+    assert body["valid"] is True and body["total_points"] == 480
+
+
 def test_pasted_battlescribe_text_is_read(api):
     body = validate(api, roster=ROSTER_TEXT).json()
     names = [(u["name"], u["slot"], u["points"]) for u in body["units"]]

@@ -1,6 +1,8 @@
 """Tournaments end to end through the API (api-v1 "Tournaments"): every operation, its answers
 and its refusals, on the default database (SQLite)."""
-from datetime import timedelta
+import json
+import re
+from datetime import datetime, timedelta
 
 import pytest
 from django.utils import timezone
@@ -56,10 +58,11 @@ def test_staff_creates_a_tournament_and_every_field_round_trips(staff, anon):
     deadline = (timezone.now() + timedelta(days=3)).replace(microsecond=0)
     fields = {"name": "Ruines de Vraks", "chart": "w40k4-standard", "points_limit": 1750,
               "level": "omega", "rounds": 5, "on_six": "special", "missions": "per_table",
-              "list_deadline": deadline.isoformat(), "seed": 987654}
-    created = create_tournament(staff, **fields)
+              "list_deadline": deadline.isoformat(), "seed": 987654, "language": "en"}
+    created = create_tournament(staff, **fields, status="draft")
     assert created["slug"] == "ruines-de-vraks" and created["status"] == "draft"
-    for key in ("name", "chart", "points_limit", "level", "rounds", "on_six", "missions", "seed"):
+    for key in ("name", "chart", "points_limit", "level", "rounds", "on_six", "missions", "seed",
+                "language"):
         assert created[key] == fields[key], key
     read = expect(get(staff, "/tournaments/ruines-de-vraks/"), 200)
     assert read == created and created["player_count"] == 0
@@ -83,6 +86,68 @@ def test_missions_default_to_per_round_and_a_seed_is_drawn_when_absent(staff):
 def test_malformed_tournament_is_a_field_error(staff, bad):
     body = expect(post(staff, "/tournaments/", {**TOURNAMENT, **bad}), 400)
     assert set(body) == set(bad)
+
+
+def openapi_schema(client) -> dict:
+    response = client.get("/api/schema/?format=json")
+    assert response.status_code == 200
+    return json.loads(response.content)
+
+
+def tournament_component(schema: dict) -> dict:
+    answer = schema["paths"]["/api/v1/tournaments/{slug}/"]["get"]["responses"]["200"]
+    ref = answer["content"]["application/json"]["schema"]["$ref"]
+    return schema["components"]["schemas"][ref.rsplit("/", 1)[1]]
+
+
+RFC3339 = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)")
+
+
+def test_every_tournament_answer_matches_the_schema(staff_user):
+    """player_count was null in the answers of the status and publish-lists calls, where the
+    schema says integer; every field that is null must be nullable in the schema."""
+    event = build_event(staff_user, 2, lock=False)
+    staff = event.staff
+    component = tournament_component(openapi_schema(staff))
+    count = component["properties"]["player_count"]
+    assert count["type"] == "integer" and not count.get("nullable")
+    assert "player_count" in component["required"]
+    answers = [
+        expect(get(staff, f"/tournaments/{event.slug}/"), 200),
+        *expect(get(staff, "/tournaments/"), 200),
+        set_status(staff, event.slug, "lists_locked"),
+        expect(post(staff, f"/tournaments/{event.slug}/publish-lists/"), 200),
+        create_tournament(staff, name="Fresh", list_deadline="2031-01-01T00:00:00+07:06"),
+    ]
+    assert [a["player_count"] for a in answers[:3]] + [answers[-1]["player_count"]] == [2, 2, 2, 0]
+    for answer in answers:
+        assert set(answer) == set(component["properties"])
+        for key, value in answer.items():
+            spec = component["properties"][key]
+            if value is None:
+                assert spec.get("nullable"), key
+            elif spec.get("type") == "integer":
+                assert isinstance(value, int), key
+            elif spec.get("format") == "date-time":
+                assert RFC3339.fullmatch(value), (key, value)
+
+
+@pytest.mark.parametrize("sent", [
+    "2030-05-01T10:00:00+07:06", "2030-05-01T10:00:00-03:30", "2030-05-01T10:00:00Z",
+    # Before standard time Paris had local mean time (+00:09:21), which RFC 3339 cannot write.
+    "1900-05-01T10:00:00+07:06", "1850-01-01T00:00:00-03:30",
+])
+def test_a_list_deadline_keeps_its_instant_with_an_offset_in_minutes(staff, sent):
+    created = create_tournament(staff, name="Deadline", list_deadline=sent)
+    read = expect(get(staff, f"/tournaments/{created['slug']}/"), 200)
+    for echoed in (created["list_deadline"], read["list_deadline"]):
+        assert RFC3339.fullmatch(echoed), echoed
+        assert datetime.fromisoformat(echoed) == datetime.fromisoformat(sent)
+
+
+def test_a_deadline_past_the_last_representable_moment_is_a_field_error(staff):
+    body = expect(post(staff, "/tournaments/", {**TOURNAMENT, "list_deadline": "9999-12-31T23:30:00Z"}), 400)
+    assert set(body) == {"list_deadline"}
 
 
 def round_signature(event, round_body):
@@ -130,7 +195,7 @@ def test_a_replay_with_the_same_seed_gives_the_same_missions_and_pairings(staff_
 # --- Lifecycle --------------------------------------------------------------------------------
 
 def test_allowed_transitions_go_back_and_forth_then_finish(staff):
-    slug = create_tournament(staff)["slug"]
+    slug = create_tournament(staff, status="draft")["slug"]
     set_status(staff, slug, "registration_open", "draft", "registration_open", "lists_locked",
                "registration_open", "lists_locked", "running", "finished")
     # Repeating the current status is a harmless double click.
@@ -147,7 +212,7 @@ def test_allowed_transitions_go_back_and_forth_then_finish(staff):
     (["registration_open", "lists_locked", "running", "finished"], "draft"),
 ])
 def test_refused_transitions_are_409(staff, path, target):
-    slug = create_tournament(staff)["slug"]
+    slug = create_tournament(staff, status="draft")["slug"]
     before = set_status(staff, slug, *path)["status"] if path else "draft"
     expect(post(staff, f"/tournaments/{slug}/status/", {"status": target}), 409,
            "transition_not_allowed")
@@ -171,7 +236,7 @@ def test_a_tournament_finishes_only_once_its_rounds_are_complete(staff_user):
 # --- Registration ------------------------------------------------------------------------------
 
 def test_a_user_registers_themself_once_while_registration_is_open(staff):
-    slug = create_tournament(staff)["slug"]
+    slug = create_tournament(staff, status="draft")["slug"]
     user = make_user("alice")
     alice = client_for(user)
     expect(post(alice, f"/tournaments/{slug}/players/", {"name": "Alice"}), 404,
@@ -190,7 +255,7 @@ def test_a_user_registers_themself_once_while_registration_is_open(staff):
 
 
 def test_staff_register_players_with_and_without_an_account(staff):
-    slug = create_tournament(staff)["slug"]
+    slug = create_tournament(staff, status="draft")["slug"]
     make_user("carol")
     # Staff may register while the event is still a draft, and after registration closed.
     walk_in = register(staff, slug, "Walk-in")
@@ -243,6 +308,18 @@ def test_a_pasted_roster_is_read_and_validated(staff_user):
         (u["name"], u["slot"], u["points"]) for u in LEGAL_UNITS]
     bad = put(event.client(pid), list_path(event.slug, pid), {"roster": "just some words"})
     expect(bad, 400, "roster_unreadable")
+
+
+@pytest.mark.parametrize("role", [None, "attacker"])
+def test_a_list_with_a_unit_in_no_slot_is_a_malformed_body(staff_user, role):
+    event = build_event(staff_user, 1, lists=False, lock=False, on_six="special")
+    (pid,) = event.clients
+    me = event.client(pid)
+    units = [*ATTACKER_UNITS, {"name": "Bastion", "slot": "fortification", "points": 50}]
+    body = expect(submit_list(me, event.slug, pid, units, role=role), 400)
+    assert list(body) == ["units"] and list(body["units"]) == [str(len(ATTACKER_UNITS))]
+    assert "fortification" in body["units"][str(len(ATTACKER_UNITS))]["slot"][0]
+    expect(get(me, list_path(event.slug, pid, role)), 404, "list_not_found")
 
 
 def test_role_lists_follow_the_strike_and_withdraw_charts(staff_user):
@@ -445,9 +522,12 @@ def test_next_round_waits_for_every_result_to_be_confirmed(staff_user):
     expect(pair(event.staff, event.slug), 409, "rounds_exhausted")
 
 
-def test_pairing_needs_locked_lists(staff_user):
+def test_pairing_a_draft_is_refused(staff_user):
     event = build_event(staff_user, 4, lock=False)
-    expect(pair(event.staff, event.slug), 409, "lists_not_locked")
+    set_status(event.staff, event.slug, "draft")
+    expect(pair(event.staff, event.slug), 409, "registration_not_open")
+    assert expect(get(event.staff, f"/tournaments/{event.slug}/"), 200)["status"] == "draft"
+    assert not Round.objects.filter(tournament__slug=event.slug).exists()
 
 
 def test_an_odd_field_gives_a_bye_that_needs_no_report(staff_user):

@@ -158,7 +158,8 @@ def test_permission_matrix(staff_user, name):
 
 
 def test_a_draft_tournament_is_invisible_except_to_staff(staff):
-    slug = staff.post("/api/v1/tournaments/", TOURNAMENT, format="json").json()["slug"]
+    body = {**TOURNAMENT, "status": "draft"}
+    slug = staff.post("/api/v1/tournaments/", body, format="json").json()["slug"]
     user = make_user("early")
     register(staff, slug, "Early", username="early")  # staff may register during the draft
     for client in (client_for(None), client_for(user)):
