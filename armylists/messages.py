@@ -38,6 +38,13 @@ def _slot_forbidden(p: Params, slot: str) -> str:
     return _join(f"{head} ({_names(p)})", _("this chart allows none."))
 
 
+def _unknown_slot(p: Params, slot: str) -> str:
+    count = int(p["count"])
+    head = ngettext("%(slot)s: %(count)s choice", "%(slot)s: %(count)s choices", count)
+    head = head % {"slot": slot, "count": count}
+    return _join(f"{head} ({_names(p)})", _("no slot of this game system has this code."))
+
+
 def _other_edition(p: Params, slot: str) -> str:
     markers = p.get("markers") or ()
     if isinstance(markers, str):
@@ -55,7 +62,6 @@ TEMPLATES = {
     "points_limit_outside_chart": gettext_lazy("This chart is for armies of %(min)s to %(max)s points, not %(limit)s."),
     "entry_without_slot": gettext_lazy("“%(name)s” has no slot, so it counts towards no slot of the chart."),
     "entry_zero_points": gettext_lazy("“%(name)s” costs 0 points: check that its cost was read."),
-    "unknown_slot": gettext_lazy("“%(name)s” is in an unknown slot “%(slot)s”."),
     "unknown_category": gettext_lazy("“%(name)s”: the category “%(category)s” matches no slot."),
     "other_game_system": gettext_lazy("This roster was made for another game system (%(found)s); it was read anyway."),
     "points_above_chart_max": gettext_lazy("The list totals %(total)s points; this chart allows at most %(max)s."),
@@ -70,6 +76,7 @@ RENDERERS: dict[str, Callable[[Params, str], str]] = {
     "slot_below_min": _slot_below_min,
     "slot_above_max": _slot_above_max,
     "slot_forbidden": _slot_forbidden,
+    "unknown_slot": _unknown_slot,
     "other_edition": _other_edition,
 }
 

@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from armylists.messages import render_problem
 from armylists.validation import (
     KNOWN_SLOTS,
     ChartSpec,
@@ -303,3 +305,14 @@ def test_legal_list_plus_one_forbidden_unit_gives_exactly_slot_forbidden(data):
     position = data.draw(st.integers(0, len(entries)))
     report = validate([*entries[:position], intruder, *entries[position:]], chart, limit)
     assert [(p.code, p.slot) for p in report.errors] == [("slot_forbidden", forbidden)]
+
+
+def test_an_unknown_slot_warning_names_its_slot_and_units_in_both_languages():
+    params = {"count": 2, "names": ("Bastion", "Aegis line")}
+    with translation.override("en"):
+        english = render_problem("unknown_slot", "fortification", params, {})
+    with translation.override("fr"):
+        french = render_problem("unknown_slot", "fortification", params, {})
+    assert english == ("fortification: 2 choices (Bastion, Aegis line); "
+                       "no slot of this game system has this code.")
+    assert "Bastion, Aegis line" in french and "aucun emplacement" in french
