@@ -15,6 +15,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import pairwise
 
 
 def score_groups(scores: Iterable[tuple[int, int]]) -> list[list[int]]:
@@ -45,3 +48,43 @@ def gap_lower_bound(scores: Iterable[int]) -> int:
         if total % 2:
             bound += (upper - lower) ** 2
     return bound
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Score groups (best first) and the thresholds between them, for the bounds above.
+
+    Threshold ``k`` lies between ``scores[k]`` and ``scores[k + 1]``; ``odd[k]`` says the groups
+    above it hold an odd number of vertices, so every perfect matching crosses it.
+    """
+
+    scores: tuple[int, ...]
+    sizes: tuple[int, ...]
+
+    @cached_property
+    def widths(self) -> tuple[int, ...]:
+        return tuple(a - b for a, b in pairwise(self.scores))
+
+    @cached_property
+    def odd(self) -> tuple[bool, ...]:
+        return tuple(sum(self.sizes[: k + 1]) % 2 == 1 for k in range(len(self.widths)))
+
+    def natural(self, thresholds: Iterable[int]) -> int:
+        """The natural-float bound restricted to some thresholds."""
+        return sum(self.widths[k] ** 2 for k in thresholds if self.odd[k])
+
+    def excess(self, i: int, j: int) -> int:
+        """How far above the natural bound any perfect matching pairing groups ``i <= j`` is.
+
+        A pair crossing the thresholds ``K = i..j-1`` costs ``(sum of their widths)**2``. The
+        other pairs must cross each threshold ``k`` an odd number of times exactly when
+        ``odd[k]`` differs from ``k in K``, and each of them costs at least the squared widths
+        of the thresholds it crosses (see the module docstring). So every perfect matching
+        holding such a pair costs at least ``natural bound + excess(i, j)``. The excess never
+        decreases as ``j`` moves away from ``i``: one more threshold ``w`` adds
+        ``2 * gap * w + w**2 +- w**2 >= 0``.
+        """
+        crossed = range(i, j)
+        gap = sum(self.widths[k] for k in crossed)
+        signed = sum(self.widths[k] ** 2 * (-1 if self.odd[k] else 1) for k in crossed)
+        return gap * gap + signed

@@ -8,8 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from league.pairing.bounds import odd_thresholds
-from league.pairing.graphs import Edge, groups_of, sparse_across, sparse_within
+from league.pairing.floats import FLOAT_GROUP, sample
+from league.pairing.graphs import (
+    Edge,
+    groups_of,
+    is_allowed,
+    is_clean,
+    ordered,
+    sparse_across,
+    sparse_within,
+)
 from league.pairing.matching import solve_component
 from league.pairing.problem import Problem, pair_penalty, tiebreak
 from league.pairing.weights import Encoder
@@ -20,24 +28,30 @@ FLOATER_TRIES = 4
 def bracket_pairs(
     problem: Problem, encoder: Encoder, core: list[int], fixed: Sequence[Edge], turns: int
 ) -> list[Edge] | None:
-    """Pair group by group: at an odd threshold, try the few best clean floater pairs (by the
-    seeded tie-break) until the rest of the upper group can be paired inside itself."""
+    """Pair group by group: when a group is left odd, try the few best floater pairs into the
+    next group until the rest can be paired inside itself. A small group that cannot pair at
+    all (its players already met) is carried down whole into the next group."""
     groups = groups_of(problem, core)
-    odd = set(odd_thresholds([len(g) for g in groups]))
     pairs: list[Edge] = list(fixed)
     incoming: int | None = None  # player floated up into this group by the previous threshold
+    carried: list[int] = []  # players of the groups above, still to pair
     for k, group in enumerate(groups):
-        members = [v for v in group if v != incoming]
-        options = _floaters(problem, members, groups[k + 1], turns) if k in odd else [None]
+        members = [*carried, *(v for v in group if v != incoming)]
+        below = groups[k + 1] if k + 1 < len(groups) else []
+        # The members left unpaired have the parity of the groups so far: odd at odd thresholds.
+        options = _floaters(problem, members, below, turns) if len(members) % 2 else [None]
         for option in options:
             rest = [v for v in members if option is None or v != option[0]]
-            found = _match(problem, encoder, rest, turns)
+            found = _match(problem, encoder, rest, carried, turns)
             if found is not None:
                 break
         else:
-            return None
+            if not below or len(members) > FLOAT_GROUP:
+                return None
+            incoming, carried = None, members
+            continue
         pairs.extend(found)
-        incoming = None if option is None else option[1]
+        incoming, carried = (None if option is None else option[1]), []
         if option is not None:
             pairs.append((min(option), max(option)))
     return sorted(pairs)
@@ -46,20 +60,35 @@ def bracket_pairs(
 def _floaters(
     problem: Problem, upper: list[int], lower: list[int], turns: int
 ) -> list[tuple[int, int]]:
-    """Up to ``FLOATER_TRIES`` clean (upper, lower) pairs, best seeded tie-break first."""
+    """Up to ``FLOATER_TRIES`` allowed (upper, lower) pairs: the smallest score gap first (a
+    carried player floats on only if it must), then clean ones, then by the seeded tie-break."""
     above = set(upper)
     oriented = [
         (u, v) if u in above else (v, u) for u, v in sparse_across(problem, upper, lower, turns)
     ]
-    oriented.sort(key=lambda pair: (tiebreak(problem, min(pair), max(pair)), pair))
+    oriented.sort(
+        key=lambda pair: (
+            problem.score(pair[0]) - problem.score(pair[1]),
+            not is_clean(problem, min(pair), max(pair)),
+            tiebreak(problem, min(pair), max(pair)),
+            pair,
+        )
+    )
     return oriented[:FLOATER_TRIES]
 
 
-def _match(problem: Problem, encoder: Encoder, rest: list[int], turns: int) -> list[Edge] | None:
+def _match(
+    problem: Problem, encoder: Encoder, rest: list[int], carried: list[int], turns: int
+) -> list[Edge] | None:
     if not rest:
         return []
-    edges = [
-        (u, v, encoder.weight(pair_penalty(problem, u, v)))
-        for u, v in sparse_within(problem, rest, turns)
-    ]
+    candidates = set(sparse_within(problem, rest, turns))
+    left = set(rest)
+    carried = [v for v in carried if v in left]  # one of them may have floated on
+    if carried:
+        others = [v for v in rest if v not in carried]
+        targets = [*carried, *sample(problem, others, turns)]
+        pairs = {ordered(u, v) for u in carried for v in targets if u != v}
+        candidates.update(e for e in pairs if is_allowed(problem, *e))
+    edges = [(u, v, encoder.weight(pair_penalty(problem, u, v))) for u, v in sorted(candidates)]
     return solve_component(rest, edges)

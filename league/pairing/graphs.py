@@ -47,11 +47,19 @@ def is_clean(problem: Problem, u: int, v: int) -> bool:
     return affinity_counts(problem.settings, problem.players[u], problem.players[v]) == (0, 0)
 
 
-def _ordered(u: int, v: int) -> Edge:
+def is_allowed(problem: Problem, u: int, v: int) -> bool:
+    """No rematch, no repeated bye: club/faction pairs are allowed, at their penalty."""
+    if v == problem.n:
+        return not problem.players[u].had_bye
+    return v not in problem.opponents[u]
+
+
+def ordered(u: int, v: int) -> Edge:
+    """The pair with its smaller vertex first."""
     return (u, v) if u < v else (v, u)
 
 
-def _shuffled(problem: Problem, vertices: list[int], salt: str, turn: int) -> list[int]:
+def shuffled(problem: Problem, vertices: list[int], salt: str, turn: int) -> list[int]:
     """A seeded permutation (ties, only possible for equal keys, fall back to vertex order)."""
     base = stable_key(problem.settings.seed, problem.settings.round_number, salt, turn)
     hashes = problem.id_hashes
@@ -64,8 +72,8 @@ def groups_of(problem: Problem, core: list[int]) -> list[list[int]]:
 
 
 def sparse_edges(problem: Problem, core: list[int], fixed: list[Edge], turns: int) -> set[Edge]:
-    """Clean pairs only: ``turns`` seeded cycles through each score group, plus seeded cross
-    pairs at odd thresholds; small groups keep every clean pair."""
+    """``turns`` seeded cycles of clean pairs through each score group, plus seeded clean cross
+    pairs at odd thresholds; small groups keep every allowed pair (see ``is_allowed``)."""
     edges = set(fixed)
     groups = groups_of(problem, core)
     for group in groups:
@@ -76,43 +84,45 @@ def sparse_edges(problem: Problem, core: list[int], fixed: list[Edge], turns: in
 
 
 def sparse_within(problem: Problem, group: list[int], turns: int) -> Iterator[Edge]:
-    """Clean pairs inside one group: all of them when it is small, else seeded cycles; plus
-    the round-1 shuffle's pairs."""
+    """Pairs inside one group: every allowed one when it is small (a club pair may be the only
+    way to pair it), else clean pairs of seeded cycles, the round-1 shuffle's pairs and every
+    clean bye."""
     if len(group) <= SMALL_GROUP:
-        candidates: Iterable[Edge] = combinations(group, 2)
-    else:
-        candidates = (
-            (cycle[i - 1], cycle[i])
-            for turn in range(turns)
-            for cycle in [_shuffled(problem, group, "cycle", turn)]
-            for i in range(len(cycle))
-        )
+        return (e for e in combinations(group, 2) if is_allowed(problem, *e))
+    candidates: Iterable[Edge] = (
+        (cycle[i - 1], cycle[i])
+        for turn in range(turns)
+        for cycle in [shuffled(problem, group, "cycle", turn)]
+        for i in range(len(cycle))
+    )
     if problem.preferred:
         members = set(group)
         extra = [e for e in problem.preferred if e[0] in members and e[1] in members]
         candidates = chain(candidates, extra)
-    ordered = {_ordered(u, v) for u, v in candidates}
-    return (e for e in sorted(ordered) if is_clean(problem, *e))
+    if problem.dummy in group:  # soft mode: every bye, so the best one can be chosen
+        candidates = chain(candidates, ((v, problem.dummy) for v in group if v != problem.dummy))
+    unique = {ordered(u, v) for u, v in candidates}
+    return (e for e in sorted(unique) if is_clean(problem, *e))
 
 
 def sparse_across(
     problem: Problem, upper: list[int], lower: list[int], turns: int
 ) -> Iterator[Edge]:
-    """Clean floater candidates between two neighbouring groups: all of them for small groups,
-    else ``turns`` seeded one-to-one pairings of the two groups."""
+    """Floater candidates between two neighbouring groups: every allowed pair for small groups,
+    else clean pairs of ``turns`` seeded one-to-one pairings of the two groups."""
     if len(upper) * len(lower) <= SMALL_GROUP * SMALL_GROUP:
-        candidates: Iterable[Edge] = ((u, v) for u in upper for v in lower)
-    else:
-        candidates = (
-            pair
-            for turn in range(turns)
-            for pair in zip(
-                _shuffled(problem, upper, "up", turn),
-                _shuffled(problem, lower, "down", turn),
-                strict=False,
-            )
+        pairs = (ordered(u, v) for u in upper for v in lower)
+        return (e for e in pairs if is_allowed(problem, *e))
+    candidates = (
+        pair
+        for turn in range(turns)
+        for pair in zip(
+            shuffled(problem, upper, "up", turn),
+            shuffled(problem, lower, "down", turn),
+            strict=False,
         )
-    return (_ordered(u, v) for u, v in candidates if is_clean(problem, *_ordered(u, v)))
+    )
+    return (ordered(u, v) for u, v in candidates if is_clean(problem, *ordered(u, v)))
 
 
 def adjacent_edges(problem: Problem, core: list[int], fixed: list[Edge]) -> set[Edge]:
@@ -123,9 +133,7 @@ def adjacent_edges(problem: Problem, core: list[int], fixed: list[Edge]) -> set[
         edges.update(e for e in combinations(group, 2) if not is_rematch(problem, *e))
     for k in odd_thresholds([len(g) for g in groups]):
         for u in groups[k]:
-            edges.update(
-                e for v in groups[k + 1] if not is_rematch(problem, *(e := _ordered(u, v)))
-            )
+            edges.update(e for v in groups[k + 1] if not is_rematch(problem, *(e := ordered(u, v))))
     return edges
 
 

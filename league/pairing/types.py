@@ -79,5 +79,6 @@ class PairingResult:
     cost: tuple[int, ...]
     rematches: int
     # Diagnostics: the solver step that proved the optimum, "bracket" (fast path), "sparse",
-    # "sparse_wide", "adjacent", "full" or "complete" (rematches allowed); see pairing.swiss.
+    # "floats", "sparse_wide", "adjacent", "slack", "full" or "complete" (rematches allowed);
+    # see pairing.swiss.
     method: str = ""

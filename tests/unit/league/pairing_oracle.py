@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 
 import networkx as nx
 
-from league.pairing import PairingResult, PairingSettings, PlayerState
+from league.pairing import PairingResult, PairingSettings, PlayerState, pair_round
 
 BYE = "bye"
 
@@ -171,3 +171,34 @@ def random_settings(rng: random.Random) -> PairingSettings:
         seed=rng.randrange(1 << 30),
         bye_priority=rng.choice(["strict", "soft"]),
     )
+
+
+def simulated_event(rng: random.Random, n: int, rounds: int):
+    """Play ``rounds`` rounds with the engine itself and random results."""
+    ids = list(range(1, n + 1))
+    club = {i: f"club{rng.randrange(n // 3)}" for i in ids}
+    score = dict.fromkeys(ids, 0)
+    met_: dict[int, set[int]] = {i: set() for i in ids}
+    used: dict[int, set[int]] = {i: set() for i in ids}
+    bye = dict.fromkeys(ids, False)
+    lot = {i: rng.random() for i in ids}
+
+    def states():
+        order = sorted(ids, key=lambda i: (-score[i], lot[i]))
+        return [
+            PlayerState(i, score[i], k, club[i], "", frozenset(met_[i]), frozenset(used[i]), bye[i])
+            for k, i in enumerate(order)
+        ]
+
+    for number in range(1, rounds + 1):
+        for game in pair_round(states(), PairingSettings(round_number=number)).pairings:
+            if len(game.players) == 1:
+                score[game.players[0]] += 3
+                bye[game.players[0]] = True
+                continue
+            a, b = game.players
+            met_[a].add(b), met_[b].add(a), used[a].add(game.table), used[b].add(game.table)
+            winner = rng.choice([a, b, None])
+            for p in (a, b):
+                score[p] += 1 if winner is None else 3 * (winner == p)
+    return states()
