@@ -124,6 +124,20 @@ def store_list(
     )
 
 
+def store_checked_list(
+    *, owner, chart: Chart, points_limit: int, items: Sequence[Mapping[str, Any]],
+    report: Mapping[str, Any], name: str = "", supersedes: ArmyList | None = None,
+) -> ArmyList:
+    """Store a list a game system's own rules checked (armylists/systems): its items as sent and
+    the language-neutral answer; an earlier version is kept and linked."""
+    return ArmyList.objects.create(
+        owner=owner, name=name, chart=chart, points_limit=points_limit, source_format="units",
+        entries=[dict(item) for item in items], report=dict(report), valid=bool(report["valid"]),
+        total_points=max(0, int(report.get("total_points") or 0)), supersedes=supersedes,
+        validated_at=timezone.now(),
+    )
+
+
 def stored_entries(army_list: ArmyList) -> list[Entry]:
     return [Entry(**e) for e in army_list.entries]
 

@@ -1,4 +1,5 @@
-"""Army-list validation speed: engine lists/s on 1,000 realistic lists, and the API's p95 latency.
+"""Army-list validation speed: engine lists/s on 1,000 realistic lists (count-based charts, then
+Warhammer Battle with its advanced rules), and the API's p95 latency.
 
 Run from the repository root: `python benchmarks/validation.py`. Goals: >= 5,000 lists/s for the
 engine, p95 < 30 ms for POST /api/v1/lists/validate/. Prints figures; asserts nothing.
@@ -44,6 +45,38 @@ def bench_engine(lists) -> float:
     return len(lists) / best
 
 
+def realistic_whfb_lists(seed: int = 2):
+    """Warhammer Battle lists of 8 to 15 units with options, tags and a baggage entry (seed 003)."""
+    from armylists import whfb
+
+    rng = random.Random(seed)
+    lists = []
+    for _ in range(N_LISTS):
+        units = [whfb.WfbEntry(f"Unit {i}", rng.choice(whfb.SLOTS), rng.randint(40, 300), rng.randint(1, 25),
+                               rng.choice(whfb.UNIT_TYPES), frozenset(rng.sample(["shooting", "shields"], 1)),
+                               tuple(rng.sample(whfb.OPTIONS, rng.randint(0, 1))))
+                 for i in range(rng.randint(8, 15))]
+        units.append(whfb.WfbEntry("Wagon", "core", rng.randint(20, 250), 1, "chariot", baggage=True))
+        lists.append(units)
+    return lists
+
+
+def bench_whfb_engine(lists) -> float:
+    """The Warhammer Battle engine with every advanced rule on and the standard percentages."""
+    from armylists import whfb
+
+    rules = whfb.AdvancedRules(mantlets=True, stakes=True, baggage=True)
+    limits = whfb.percent_limits({"lords": {"max": 25}, "heroes": {"max": 25}, "core": {"min": 25},
+                                  "special": {"max": 50}, "rare": {"max": 25}})
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        for entries in lists:
+            whfb.validate(entries, 2000, rules, "empire", frozenset(), limits)
+        best = min(best, time.perf_counter() - start)
+    return len(lists) / best
+
+
 def bench_api(lists) -> list[float]:
     from django.core.management import call_command
     from django.test import Client
@@ -71,6 +104,10 @@ def main() -> None:
     lists = realistic_lists()
     rate = bench_engine(lists)
     print(f"engine: {rate:,.0f} lists/s on {N_LISTS} lists (goal >= 5,000) -> {rate / 5000:.1f}x goal")
+    whfb_rate = bench_whfb_engine(realistic_whfb_lists())
+    print(f"engine (Warhammer Battle, options, baggage, percentages): {whfb_rate:,.0f} lists/s on "
+          f"{N_LISTS} lists (goal >= 5,000) -> {whfb_rate / 5000:.1f}x goal; baseline: the "
+          f"count-based engine above in the same run")
     timings = bench_api(lists)
     p95 = statistics.quantiles(timings, n=20)[-1]
     print(f"api: p50 {statistics.median(timings):.1f} ms, p95 {p95:.1f} ms over {len(timings)} "

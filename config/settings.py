@@ -205,6 +205,8 @@ SPECTACULAR_SETTINGS = {
         # A tournament is read with five statuses and created with two (and on_six twice).
         "TournamentStatusEnum": "league.models.Tournament.Status",
         "TournamentOnSixEnum": "league.models.Tournament.OnSix",
+        # The tournament's turn system and missions/pregame's are the same two values.
+        "TurnSystemEnum": "league.models.Tournament.TurnSystem",
     },
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

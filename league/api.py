@@ -1,4 +1,6 @@
 """API: tournaments, registrations, players' lists, rounds, results and standings (api-v1)."""
+from collections.abc import Mapping
+
 from django.db.models import Count, F
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -7,17 +9,20 @@ from rest_framework.exceptions import NotAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from armylists import services as list_services
+from armylists import systems as list_systems
 from armylists.api import ReadList, _report_response, _roster_error
 from armylists.roster import RosterUnreadable
 from armylists.serializers import ArmyListSerializer
-from config.api_errors import validated
+from armylists.systems import messages as list_messages
+from armylists.systems_api import ignored_fields
+from config.api_errors import api_error, validated
 from league import serializers as s
 from league.audit import Actor
 from league.errors import Forbidden, NotFound
 from league.messages import list_problem_text
 from league.models import Game, Tournament
-from league.services import lists, results, rounds, standings, tournaments
+from league.rolls_serializers import table_rolls_for
+from league.services import dynamics, lists, results, rounds, standings, tournaments
 
 ANSWER = OpenApiResponse(description="see api-v1.md")
 ROLE_PARAM = OpenApiParameter("role", str, enum=["attacker", "defender"], required=False)
@@ -28,7 +33,7 @@ def actor_of(request) -> Actor:
 
 
 def visible_tournaments(actor: Actor):
-    qs = Tournament.objects.select_related("chart", "level").annotate(player_count=Count("players"))
+    qs = Tournament.objects.select_related("chart", "level", "game_system").annotate(player_count=Count("players"))
     return qs if actor.is_staff else qs.exclude(status=Tournament.Status.DRAFT)
 
 
@@ -143,8 +148,8 @@ class PlayerListView(APIView):
         if army_list is None:
             raise NotFound(_("This player has no list yet."), "list_not_found")
         data = ArmyListSerializer(army_list).data
-        data["report"] = list_services.render_report(
-            army_list.report, list_services.slot_names(army_list.chart.game_system))
+        data["report"] = list_systems.rules_for(army_list.chart.game_system.slug).render(
+            army_list.chart, army_list.report)
         data.update(player=player.pk, role=role or None, versions=lists.versions(army_list),
                     locked=lists.lists_locked(tournament) and not player.list_unlocked)
         return Response(data)
@@ -159,6 +164,9 @@ class PlayerListView(APIView):
             raise Forbidden(_("Only this player or an organiser can change this list."), "not_your_list")
         role = role_of(request)
         chart = lists.chart_for(tournament, role)
+        rules = list_systems.rules_for(chart.game_system.slug)
+        if not rules.shared_view:
+            return system_list_put(request, actor, tournament, player, role, chart, rules)
         body = s.PlayerListBodySerializer(data=request.data, context={"chart": chart})
         body.is_valid(raise_exception=True)
         attrs = body.validated_data
@@ -173,6 +181,24 @@ class PlayerListView(APIView):
         army_list = current.army_list
         return _report_response(read, army_list.report, id=army_list.pk, player=player.pk,
                                 role=role or None, chart=chart.slug)
+
+
+def system_list_put(request, actor: Actor, tournament: Tournament, player, role: str, chart,
+                    rules) -> Response:
+    """A list of a system with its own body (Warhammer Battle, Urban War): the body of
+    ``lists/validate`` without ``chart``/``points_limit``, which the event gives, as it gives the
+    settings the system reads (advanced rules, commando size)."""
+    sent = request.data if isinstance(request.data, Mapping) else {}
+    data = lists.system_list_data(tournament, chart, rules, sent)
+    try:
+        current = lists.submit_system_list(actor, player, role=role, rules=rules, data=data)
+    except list_systems.ListRefused as exc:
+        return api_error(list_messages.render(exc.code, exc.params) or exc.code, exc.code)
+    army_list = current.army_list
+    answer = rules.render(chart, army_list.report)
+    answer["warnings"] += ignored_fields(sent, rules, chart)
+    answer.update(id=army_list.pk, player=player.pk, role=role or None, chart=chart.slug)
+    return Response(answer)
 
 
 class UnlockListView(APIView):
@@ -218,6 +244,14 @@ class RoundView(APIView):
         tournament = get_tournament(request, slug)
         return round_response(rounds.get_round(tournament, number, staff=actor_of(request).is_staff))
 
+    @extend_schema(request=s.ScenarioSerializer, responses=ANSWER)
+    def patch(self, request, slug: str, number: int):
+        """Staff: {"scenario": text}, the scenario the round is played with."""
+        require_signed_in(request)
+        tournament = get_tournament(request, slug)
+        text = validated(s.ScenarioSerializer, request)["scenario"]
+        return round_response(rounds.set_scenario(actor_of(request), tournament, number, text))
+
 
 class PublishRoundView(APIView):
     @extend_schema(request=None, responses=ANSWER)
@@ -239,7 +273,7 @@ class RepairRoundView(APIView):
 
 
 def game_for(request, pk: int) -> Game:
-    game = Game.objects.select_related("round__tournament", "mission").filter(pk=pk).first()
+    game = Game.objects.select_related("round__tournament__game_system", "mission").filter(pk=pk).first()
     actor = actor_of(request)
     hidden = game is None or (
         (game.round.status == "draft" or game.round.tournament.status == Tournament.Status.DRAFT)
@@ -256,6 +290,12 @@ class GameView(APIView):
         data = s.game_data(game, list_problem_text)
         data["round"] = game.round.number
         data["tournament"] = game.round.tournament.slug
+        dynamics_block = dynamics.block(game)  # None outside a Dynamics event
+        if dynamics_block is not None:
+            data["dynamics"] = dynamics_block
+        rolls = table_rolls_for(game, actor_of(request))  # None for anyone but its players, staff
+        if rolls is not None:
+            data["table_rolls"] = rolls
         return Response(data)
 
 
@@ -269,7 +309,8 @@ class ReportView(APIView):
         data = validated(s.ReportSerializer, request)
         content = results.ResultInput(
             winner=data["result"].get("winner"), outcome=data["result"].get("outcome"),
-            victory_points=data["victory_points"], stratagems=data["stratagems"], comment=data["comment"])
+            victory_points=data["victory_points"], stratagems=data["stratagems"], comment=data["comment"],
+            facts=data.get("outcome"))
         game = results.report(actor_of(request), pk, content)
         return Response({"status": game.status, "game": game.pk})
 

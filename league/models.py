@@ -1,10 +1,12 @@
 """Tournaments, players and their lists, rounds, games, result reports and the audit log."""
 from django.conf import settings
+from django.conf import settings as django_settings  # Tournament has a field "settings"
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from armylists.models import ArmyList, Chart
+from armylists.models import ArmyList, Chart, GameSystem
 from missions.models import DiceStream, Level, Mission
 
 WEIGHTS = [("ignore", _("ignore")), ("avoid", _("avoid")), ("avoid_strongly", _("avoid strongly"))]
@@ -20,6 +22,10 @@ DEFAULT_TIEBREAKS = ["sos", "opp_win_rate", "vp_diff", "vp_scored"]
 
 def default_tiebreaks() -> list[str]:
     return list(DEFAULT_TIEBREAKS)
+
+
+def default_scoring() -> dict[str, str]:
+    return {"mode": "wdl"}
 
 
 class Tournament(models.Model):
@@ -44,14 +50,24 @@ class Tournament(models.Model):
         WIN = "win", _("a win")
         DRAW = "draw", _("a draw")
 
+    class TurnSystem(models.TextChoices):
+        STANDARD = "standard", _("standard")
+        DYNAMICS = "dynamics", _("W40K Dynamics (order tokens)")
+
     slug = models.SlugField(_("slug"), unique=True, max_length=80)
     name = models.CharField(_("name"), max_length=200)
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.DRAFT)
+    game_system = models.ForeignKey(
+        GameSystem, on_delete=models.PROTECT, verbose_name=_("game system"), related_name="+",
+        help_text=_("Cannot change once lists or rounds exist."),
+    )
     chart = models.ForeignKey(Chart, on_delete=models.PROTECT, verbose_name=_("chart"))
     points_limit = models.PositiveIntegerField(
         _("points limit"), validators=[MinValueValidator(1), MaxValueValidator(100_000)]
     )
-    level = models.ForeignKey(Level, on_delete=models.PROTECT, verbose_name=_("level"))
+    # Cities of Death missions only (w40k4); other systems' rounds carry a scenario text.
+    level = models.ForeignKey(Level, on_delete=models.PROTECT, verbose_name=_("level"),
+                              null=True, blank=True)
     rounds = models.PositiveSmallIntegerField(
         _("rounds"), validators=[MinValueValidator(1), MaxValueValidator(30)]
     )
@@ -85,12 +101,26 @@ class Tournament(models.Model):
     )
     club_weight = models.CharField(_("same club"), max_length=16, choices=WEIGHTS, default="avoid")
     faction_weight = models.CharField(_("same faction"), max_length=16, choices=WEIGHTS, default="ignore")
+    scoring = models.JSONField(
+        _("scoring"), default=default_scoring, blank=True,
+        help_text=_('{"mode": "wdl"} (points for a win, a draw, a loss) or {"mode": "vp_table", '
+                    '"preset": "oms-2011"} or {"mode": "vp_table", "table": [[min_diff, max_diff, '
+                    'winner_tp, loser_tp], ...]}.'),
+    )
+    turn_system = models.CharField(_("turn system"), max_length=10, choices=TurnSystem.choices,
+                                   default=TurnSystem.STANDARD)
+    advanced_rules = models.JSONField(
+        _("advanced rules"), default=dict, blank=True,
+        help_text=_("Warhammer Battle: mantlets, stakes, baggage, baggage_mode."))
+    settings = models.JSONField(
+        _("system settings"), default=dict, blank=True,
+        help_text=_("Urban War: size_min, size_max, result_mode."))
     language = models.CharField(_("language of printed material"), max_length=2,
-                                choices=settings.LANGUAGES, default="fr")
+                                choices=django_settings.LANGUAGES, default="fr")
     seed = models.BigIntegerField(_("seed"))
     dice = models.OneToOneField(DiceStream, on_delete=models.PROTECT, related_name="tournament",
                                 verbose_name=_("dice stream"))
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+    created_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
                                    blank=True, related_name="+")
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
@@ -101,6 +131,51 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """The system fields read together (league/systems/config.py), stored normalised; the
+        system, scoring and turn system are fixed once lists or rounds exist."""
+        from league.systems.config import ConfigError, event_config
+
+        super().clean()
+        if self.game_system_id is None or self.chart_id is None:
+            return  # their own field errors say it
+        try:
+            values = event_config(self.game_system, self.chart, {
+                "level": self.level, "on_six": self.on_six, "turn_system": self.turn_system,
+                "advanced_rules": self.advanced_rules, "settings": self.settings, "scoring": self.scoring,
+            })
+        except ConfigError as exc:
+            raise ValidationError(exc.errors) from None
+        for field, value in values.items():
+            setattr(self, field, value)
+        self._check_fixed()
+
+    def _check_fixed(self) -> None:
+        from league.systems.config import FIXED_ONCE_USED
+
+        if self.pk is None:
+            return
+        stored = Tournament.objects.filter(pk=self.pk).values(
+            "game_system_id", "scoring", "turn_system").first()
+        if stored is None:
+            return
+        now = {"game_system_id": self.game_system_id, "scoring": self.scoring, "turn_system": self.turn_system}
+        changed = [f for f in FIXED_ONCE_USED if stored[_column(f)] != now[_column(f)]]
+        if changed and (self.round_set.exists() or PlayerList.objects.filter(player__tournament=self).exists()):
+            message = _("Lists or rounds already exist: this can no longer change.")
+            raise ValidationError({field: message for field in changed})
+
+    @property
+    def rules(self):
+        """The event rules of this tournament's game system (league/systems)."""
+        from league.systems import event_rules
+
+        return event_rules(self.game_system.slug)
+
+
+def _column(field: str) -> str:
+    return "game_system_id" if field == "game_system" else field
 
 
 class Player(models.Model):
@@ -168,6 +243,9 @@ class Round(models.Model):
     mission = models.ForeignKey(Mission, on_delete=models.PROTECT, null=True, blank=True,
                                 related_name="+", verbose_name=_("mission"))
     rolls = models.JSONField(_("mission rolls"), default=list, blank=True)
+    scenario = models.TextField(
+        _("scenario"), blank=True, max_length=5000,
+        help_text=_("Written by the organisers for systems without rolled missions."))
     pairing = models.JSONField(_("pairing summary"), default=dict, blank=True)
     created_at = models.DateTimeField(_("paired"), auto_now_add=True)
     published_at = models.DateTimeField(_("published"), null=True, blank=True)
@@ -205,6 +283,8 @@ class Game(models.Model):
     # The confirmed result, copied from the report that settled the game.
     winner = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     victory_points = models.JSONField(_("victory points"), default=dict, blank=True)
+    # The confirmed report's system facts (Warhammer Battle baggage, Urban War destruction).
+    outcome = models.JSONField(_("outcome"), default=dict, blank=True)
     # Stratagems each player declared before deployment: {player id (str): [slugs]} (§3.2).
     declarations = models.JSONField(_("stratagem declarations"), default=dict, blank=True)
 

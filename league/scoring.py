@@ -130,3 +130,37 @@ def tournament_points(vp: tuple[int, int], bands: Sequence[Band]) -> TpResult:
 def as_rows(bands: Sequence[Band]) -> list[list[int | None]]:
     """Bands as the JSON rows of the contract."""
     return [[b.min_diff, b.max_diff, b.winner_tp, b.loser_tp] for b in bands]
+
+
+WDL, VP_TABLE = "wdl", "vp_table"
+
+
+def scoring_config(value: object) -> dict[str, object]:
+    """An event's ``scoring`` as stored: ``{"mode": "wdl"}`` or ``{"mode": "vp_table", "table":
+    rows, "preset"?: name}`` (a preset is stored with its rows, so staff can read and edit them).
+    Raises TableError (``scoring_shape``, ``table_and_preset``, a table reason) or for a preset
+    ``preset_unknown``."""
+    if value is None:
+        return {"mode": WDL}
+    if not isinstance(value, Mapping) or value.get("mode", WDL) not in (WDL, VP_TABLE):
+        raise TableError("scoring_shape")
+    if value.get("mode", WDL) == WDL:
+        return {"mode": WDL}
+    has_table, name = value.get("table") is not None, value.get("preset")
+    if has_table and name is not None and as_rows(preset(str(name))) != value.get("table"):
+        raise TableError("table_and_preset")
+    if has_table:
+        config: dict[str, object] = {"mode": VP_TABLE, "table": as_rows(parse_table(value["table"]))}
+        if name is not None:
+            config["preset"] = name
+        return config
+    if name is None:
+        raise TableError("table_missing")
+    return {"mode": VP_TABLE, "preset": name, "table": as_rows(preset(str(name)))}
+
+
+def bands_of(config: Mapping[str, object]) -> tuple[Band, ...] | None:
+    """The bands a stored ``vp_table`` scoring ranks by; None for win/draw/loss."""
+    if config.get("mode") != VP_TABLE:
+        return None
+    return parse_table(config["table"])  # type: ignore[arg-type]

@@ -5,13 +5,15 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from armylists.models import Chart
+from armylists.models import Chart, GameSystem
 from armylists.serializers import ListBodySerializer
 from league.models import TIEBREAK_CHOICES, WEIGHTS, Game, Player, Round, Tournament
+from league.systems.config import ConfigError, event_config
 from missions.models import Level
 from missions.serializers import MissionSerializer
 
 MAX_SEED = 2**31 - 1
+DEFAULT_SYSTEM = "w40k4"  # api-v1-systems: an event created without game_system
 
 
 class InstantField(serializers.DateTimeField):
@@ -36,8 +38,15 @@ def _local_or_utc(value: datetime) -> datetime:
 class TournamentSerializer(serializers.ModelSerializer):
     """Create (staff) and read a tournament; reference data by slug."""
 
+    game_system = serializers.SlugRelatedField(
+        slug_field="slug", queryset=GameSystem.objects.all(), required=False,
+        default=serializers.CreateOnlyDefault(lambda: GameSystem.objects.get(slug=DEFAULT_SYSTEM)))
     chart = serializers.SlugRelatedField(slug_field="slug", queryset=Chart.objects.all())
-    level = serializers.SlugRelatedField(slug_field="slug", queryset=Level.objects.all())
+    level = serializers.SlugRelatedField(slug_field="slug", queryset=Level.objects.all(),
+                                         required=False, allow_null=True)
+    scoring = serializers.JSONField(required=False)
+    advanced_rules = serializers.JSONField(required=False)
+    settings = serializers.JSONField(required=False)
     seed = serializers.IntegerField(min_value=0, max_value=MAX_SEED, required=False)
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=TIEBREAK_CHOICES), required=False, max_length=5
@@ -50,8 +59,8 @@ class TournamentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
         fields = [
-            "slug", "name", "status", "chart", "points_limit", "level", "rounds", "on_six",
-            "missions", "starts_on", "list_deadline", "lists_published", "require_check_in",
+            "slug", "name", "status", "game_system", "chart", "points_limit", "level", "rounds",
+            "on_six", "missions", "scoring", "turn_system", "advanced_rules", "settings", "starts_on", "list_deadline", "lists_published", "require_check_in",
             "win_points", "draw_points", "loss_points", "bye_points", "tiebreaks", "bye_priority",
             "club_weight", "faction_weight", "language", "seed", "player_count",
         ]
@@ -61,6 +70,13 @@ class TournamentSerializer(serializers.ModelSerializer):
         if len(set(value)) != len(value):
             raise serializers.ValidationError(_("A tiebreaker is listed twice."))
         return value
+
+    def validate(self, attrs: dict) -> dict:
+        """The system fields together (league/systems/config.py), as the model's clean reads them."""
+        try:
+            return {**attrs, **event_config(attrs["game_system"], attrs.get("chart"), attrs)}
+        except ConfigError as exc:
+            raise serializers.ValidationError(exc.errors) from None
 
     def get_player_count(self, tournament: Tournament) -> int:
         """Annotated by the API's query; counted when the row comes from a service."""
@@ -133,6 +149,10 @@ class PairSerializer(serializers.Serializer):
     draft = serializers.BooleanField(default=False)
 
 
+class ScenarioSerializer(serializers.Serializer):
+    scenario = serializers.CharField(max_length=5000, allow_blank=True, trim_whitespace=False)
+
+
 class RepairSerializer(serializers.Serializer):
     confirm = serializers.IntegerField()
 
@@ -155,6 +175,8 @@ class ResultSerializer(serializers.Serializer):
 
 class ReportSerializer(serializers.Serializer):
     result = ResultSerializer()
+    # A game system's own result facts (api-v1-systems "What a report carries beyond v1").
+    outcome = serializers.DictField(required=False)
     victory_points = PlayerIdMapField(
         child=serializers.IntegerField(min_value=0, max_value=1_000_000), required=False, default=dict)
     stratagems = PlayerIdMapField(
@@ -195,6 +217,7 @@ def game_data(game: Game, problems_text, missions: dict | None = None) -> dict:
     }
     if game.status == Game.Status.CONFIRMED and not game.is_bye:
         data["result"] = {"winner": game.winner_id, "victory_points": game.victory_points}
+        data["outcome"] = dict(game.outcome)
     return data
 
 
@@ -205,6 +228,7 @@ def round_data(round_: Round, games, problems_text) -> dict:
         "status": round_.status,
         "mission": MissionSerializer(round_.mission).data if round_.mission else None,
         "rolls": [r["total"] for r in round_.rolls],
+        "scenario": round_.scenario,
         "dice_log": list(round_.rolls),
         "games": [game_data(g, problems_text, missions) for g in games],
         "pairing": round_.pairing,

@@ -25,6 +25,7 @@ from fractions import Fraction
 from typing import Literal
 
 from league.pairing.hashing import stable_key
+from league.scoring import Band, tournament_points
 
 Tiebreak = Literal["sos", "opp_win_rate", "vp_diff", "vp_scored", "head_to_head"]
 TIEBREAKS: tuple[str, ...] = ("sos", "opp_win_rate", "vp_diff", "vp_scored", "head_to_head")
@@ -53,6 +54,9 @@ class ScoringSettings:
     tiebreaks: tuple[str, ...] = ("sos", "opp_win_rate", "vp_diff", "vp_scored")
     seed: int = 0
     opp_win_rate_floor: Fraction = Fraction(1, 3)
+    # Scoring ``vp_table``: tournament points from the victory-point difference through these
+    # bands (league/scoring.py) instead of win/draw/loss; the first band is a draw.
+    vp_bands: tuple[Band, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -129,12 +133,14 @@ def _record(tallies: dict[int, _Tally], result: GameResult, settings: ScoringSet
 def _record_bye(tally: _Tally, settings: ScoringSettings) -> None:
     tally.byes += 1
     tally.vp_for += settings.bye_vp
+    bands = settings.vp_bands
     if settings.bye_points == "win":
         tally.wins += 1
-        tally.points += settings.win
+        # With a band table a bye won is the widest win: the last band's winner points.
+        tally.points += bands[-1].winner_tp if bands else settings.win
     elif settings.bye_points == "draw":
         tally.draws += 1
-        tally.points += settings.draw
+        tally.points += bands[0].winner_tp if bands else settings.draw
     else:
         tally.points += int(settings.bye_points)
 
@@ -145,7 +151,9 @@ def _record_game(
     tally.opponents.append(them)
     tally.vp_for += result.vp.get(me, 0)
     tally.vp_against += result.vp.get(them, 0)
-    if result.winner is None:
+    if settings.vp_bands:
+        outcome = _record_by_table(tally, result.vp.get(me, 0), result.vp.get(them, 0), settings.vp_bands)
+    elif result.winner is None:
         tally.draws += 1
         tally.points += settings.draw
         outcome = 0
@@ -158,6 +166,20 @@ def _record_game(
         tally.points += settings.loss
         outcome = -1
     tally.net_against[them] = tally.net_against.get(them, 0) + outcome
+
+
+def _record_by_table(tally: _Tally, mine: int, theirs: int, bands: tuple[Band, ...]) -> int:
+    """Tournament points from the band of the difference; a win, draw or loss as the band says."""
+    scored = tournament_points((mine, theirs), bands)
+    tally.points += scored.points[0]
+    if scored.draw:
+        tally.draws += 1
+        return 0
+    if mine > theirs:
+        tally.wins += 1
+        return 1
+    tally.losses += 1
+    return -1
 
 
 def _win_rate(tally: _Tally, floor: Fraction) -> Fraction:

@@ -46,6 +46,11 @@ TABLE_REASONS = {
     "gap_or_overlap": _("band %(band)s must start right after the band before it ends."),
     "bounded_end": _("the last band must have no upper bound (null)."),
     "unbounded_middle": _("only the last band may have no upper bound."),
+    "scoring_shape": _('write {"mode": "wdl"} or {"mode": "vp_table", "table": [...]} or '
+                       '{"mode": "vp_table", "preset": "oms-2011"}.'),
+    "table_missing": _("a vp_table scoring needs a table or a preset."),
+    "table_and_preset": _("give either a table or a preset, not both."),
+    "preset_unknown": _("there is no table preset “%(preset)s”."),
     "negative_points": _("band %(band)s gives negative tournament points."),
 }
 

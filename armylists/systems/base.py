@@ -54,6 +54,10 @@ class ListRules:
         """The answer with a ``message`` on every problem, in the active language."""
         raise NotImplementedError
 
+    def stored_items(self, data: Mapping[str, Any], answer: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """What a stored list keeps of a checked body: its items, JSON-ready."""
+        return [dict(item) for item in data[self.item_key]]
+
     def rules_problem(self, rules: Mapping[str, Any]) -> str | None:
         """Why a chart's ``rules`` cannot be read by this system (None: fine); for the admin."""
         return None

@@ -58,6 +58,13 @@ class UrbanWarRules(ListRules):
         return {**answer, "errors": render_problems(answer["errors"], one),
                 "warnings": render_problems(answer["warnings"], one)}
 
+    def stored_items(self, data: Mapping[str, Any], answer: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """Each model as sent, with its label, points, FS and FU as priced (results read them)."""
+        sent, priced = data["models"], answer["entries"]
+        if len(sent) != len(priced):
+            return [dict(entry) for entry in priced]
+        return [{**dict(model), **entry} for model, entry in zip(sent, priced, strict=True)]
+
     def rules_problem(self, rules: Mapping[str, Any]) -> str | None:
         try:
             engine.CommandoRules(**{key: rules[key] for key in RULE_KEYS if key in rules})

@@ -119,7 +119,8 @@ def event_document(tournament: Tournament) -> dict[str, Any]:
         "version": VERSION,
         "exported_at": timezone.now().isoformat(),
         "tournament": {
-            **row_data(t), "chart": t.chart.slug, "level": t.level.slug,
+            **row_data(t), "game_system": t.game_system.slug, "chart": t.chart.slug,
+            "level": t.level.slug if t.level else None,
             "created_by": username(t.created_by),
             "dice": _stream(t.dice, rolls_of[t.dice_id]),
         },

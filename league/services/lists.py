@@ -1,7 +1,8 @@
 """Players' army lists in a tournament: submit (every version kept), lock, unlock, read rights."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -9,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from armylists import services as lists
 from armylists.models import ArmyList, Chart
+from armylists.systems import ListRules
 from armylists.validation import Entry, Problem
 from league.audit import Actor, record
 from league.errors import Conflict, Forbidden, Invalid
@@ -27,6 +29,8 @@ def role_charts(tournament: Tournament) -> dict[str, str]:
     Special missions (Assassinat uses Strike and Withdraw) only come up when a 6 on the
     mission die leads to them, so role lists are taken only from such events."""
     charts: dict[str, str] = {}
+    if not tournament.rules.rolls_missions:
+        return charts
     missions = Mission.objects.exclude(role_charts={})
     if tournament.on_six != Tournament.OnSix.SPECIAL:
         missions = missions.filter(kind="standard")
@@ -61,30 +65,73 @@ def may_read(actor: Actor, player: Player, tournament: Tournament) -> bool:
     return may_edit(actor, player) or tournament.lists_published
 
 
-@transaction.atomic
 def submit_list(actor: Actor, player: Player, *, role: str, entries: Sequence[Entry],
                 source_format: str = "units", raw: bytes | None = None, raw_filename: str = "",
                 import_warnings: Sequence[Problem] = ()) -> PlayerList:
-    """Validate and store a new version; the previous one stays, linked by ``supersedes``."""
+    """Validate and store a new version of a count-based chart list; the previous one stays,
+    linked by ``supersedes``."""
+    def store(owner, chart: Chart, tournament: Tournament, name: str, supersedes) -> ArmyList:
+        return lists.store_list(
+            owner=owner, chart=chart, points_limit=tournament.points_limit, entries=entries, name=name,
+            source_format=source_format, raw=raw, raw_filename=raw_filename,
+            import_warnings=import_warnings, supersedes=supersedes)
+
+    return _submit(actor, player, role, store)
+
+
+def submit_checked_list(actor: Actor, player: Player, *, role: str,
+                        check: Callable[[Chart, Tournament], tuple[list[dict], dict]]) -> PlayerList:
+    """Store a new version of a list that its game system's rules check (armylists/systems):
+    ``check(chart, tournament)`` returns the items to keep and the language-neutral answer; it
+    runs under the same locks, so it sees the chart and settings the version is stored with."""
+    def store(owner, chart: Chart, tournament: Tournament, name: str, supersedes) -> ArmyList:
+        items, report = check(chart, tournament)
+        return lists.store_checked_list(owner=owner, chart=chart, points_limit=tournament.points_limit,
+                                        items=items, report=report, name=name, supersedes=supersedes)
+
+    return _submit(actor, player, role, store)
+
+
+def system_list_data(tournament: Tournament, chart: Chart, rules: ListRules,
+                     sent: Mapping[str, Any]) -> dict[str, Any]:
+    """A list body of a system with its own rules, checked by the system's serializer: the
+    event gives ``chart``, ``points_limit`` and the settings the system reads (advanced rules,
+    commando size), whatever the body says. A malformed body raises DRF's ValidationError."""
+    body = {**sent, "chart": chart.slug, "points_limit": tournament.points_limit,
+            **tournament.rules.list_inputs(tournament)}
+    checked = rules.serializer(data=body)
+    checked.is_valid(raise_exception=True)
+    return checked.validated_data
+
+
+def submit_system_list(actor: Actor, player: Player, *, role: str, rules: ListRules,
+                       data: Mapping[str, Any]) -> PlayerList:
+    """Check ``data`` (from ``system_list_data``) with the system's rules and store it;
+    ``ListRefused`` for an unknown faction or option."""
+    def check(chart: Chart, tournament: Tournament) -> tuple[list[dict], dict]:
+        answer = rules.check(chart, data)
+        return rules.stored_items(data, answer), answer
+
+    return submit_checked_list(actor, player, role=role, check=check)
+
+
+@transaction.atomic
+def _submit(actor: Actor, player: Player, role: str, store: Callable[..., ArmyList]) -> PlayerList:
     if not may_edit(actor, player):
         raise Forbidden(_("Only this player or an organiser can change this list."), "not_your_list")
     # The player's and the tournament's rows only (the latter orders this submission against a
     # status change), not the chart and game system every event shares.
     locked_player = Player.objects.select_for_update(
         of=("self", "tournament"), no_key=True).select_related(
-        "tournament__chart__game_system").get(pk=player.pk)
+        "tournament__chart__game_system", "tournament__game_system").get(pk=player.pk)
     tournament = locked_player.tournament
     chart = chart_for(tournament, role)
     if lists_locked(tournament) and not locked_player.list_unlocked:
         raise Conflict(_("Lists are locked for this tournament. Ask an organiser to unlock yours."),
                        "list_locked")
     current = PlayerList.objects.select_for_update().filter(player=locked_player, role=role).first()
-    army_list = lists.store_list(
-        owner=locked_player.user, chart=chart, points_limit=tournament.points_limit,
-        entries=entries, name=f"{locked_player.name} — {tournament.name}"[:200],
-        source_format=source_format, raw=raw, raw_filename=raw_filename,
-        import_warnings=import_warnings, supersedes=current.army_list if current else None,
-    )
+    army_list = store(locked_player.user, chart, tournament, f"{locked_player.name} — {tournament.name}"[:200],
+                      current.army_list if current else None)
     if current is None:
         current = PlayerList.objects.create(player=locked_player, role=role, army_list=army_list)
     else:

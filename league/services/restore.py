@@ -220,15 +220,21 @@ class _Restore:
         if Tournament.objects.filter(slug=self.slug).exists():
             raise Conflict(_("An event with the address “%(slug)s” already exists: import it under "
                              "another address.") % {"slug": self.slug}, "slug_taken")
-        chart = Chart.objects.filter(slug=data["chart"]).first()
-        level = Level.objects.filter(slug=data["level"]).first()
-        if chart is None or level is None:
+        chart = Chart.objects.select_related("game_system").filter(slug=data["chart"]).first()
+        level = Level.objects.filter(slug=data["level"]).first() if data.get("level") else None
+        if chart is None or (level is None and data.get("level")):
             missing = data["chart"] if chart is None else data["level"]
             raise Invalid(_("This Muster has no chart or level “%(slug)s”.") % {"slug": missing},
                           "backup_reference_missing")
+        # Documents written before game systems have none: the chart's system is the event's.
+        system = chart.game_system
+        if data.get("game_system") and data["game_system"] != system.slug:
+            raise Invalid(_("This Muster has no chart or level “%(slug)s”.") % {"slug": data["game_system"]},
+                          "backup_reference_missing")
         dice = self._stream(f"tournament:{self.slug}:{uuid.uuid4().hex[:12]}", data["dice"])
-        tournament = build(Tournament, {**data, "slug": self.slug}, chart=chart, level=level,
-                           dice=dice, created_by=self.account(data.get("created_by")))
+        fields = {k: v for k, v in data.items() if k != "game_system"}
+        tournament = build(Tournament, {**fields, "slug": self.slug}, chart=chart, level=level,
+                           game_system=system, dice=dice, created_by=self.account(data.get("created_by")))
         create_all(Tournament, [tournament])
         self._rolls([(dice, data["dice"])])
         return tournament

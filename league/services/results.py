@@ -5,17 +5,20 @@ state they lead to, so parallel reports and confirmations are applied one after 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
 
 from league.audit import Actor, record
 from league.errors import Conflict, Forbidden, Invalid, NotFound
-from league.models import Game, Player, Report, Round
+from league.models import Game, Player, PlayerList, Report, Round
+from league.scoring import bands_of, tournament_points
 from league.services.rounds import complete_if_done
+from league.systems import Scored, normalised
 from missions import legality, objectives
 from missions import services as missions
 from missions.messages import outcome_message, stratagem_message
@@ -33,12 +36,15 @@ class ResultInput:
     victory_points: Mapping[int, int] = field(default_factory=dict)
     stratagems: Mapping[int, Sequence[str]] = field(default_factory=dict)
     comment: str = ""
+    # The game system's own result facts (api-v1-systems: the report's top-level "outcome").
+    facts: Mapping[str, Any] | None = None
 
 
 def locked_game(game_id: int) -> Game:
     try:
         return Game.objects.select_for_update(of=("self",)).select_related(
-            "round__tournament__level", "mission", "player_a", "player_b").get(pk=game_id)
+            "round__tournament__level", "round__tournament__game_system", "mission", "player_a",
+            "player_b").get(pk=game_id)
     except Game.DoesNotExist:
         raise NotFound(_("No such game."), "game_not_found") from None
 
@@ -62,8 +68,9 @@ def visible_game(actor: Actor, game: Game) -> Player | None:
     return me
 
 
-def _check_content(game: Game, content: ResultInput) -> int | None:
-    """Validate the report against the game and its mission; returns the winner."""
+def _check_content(game: Game, content: ResultInput) -> Scored:
+    """Validate the report against the game, its mission and its game system; returns what the
+    report records."""
     ids = set(game.player_ids)
     for pid in [*content.victory_points, *content.stratagems]:
         if pid not in ids:
@@ -71,7 +78,49 @@ def _check_content(game: Game, content: ResultInput) -> int | None:
     if any(not 0 <= int(v) <= MAX_VP for v in content.victory_points.values()):
         raise Invalid(_("Victory points must be between 0 and %(max)s.") % {"max": MAX_VP}, "vp_invalid")
     check_stratagems(game, content.stratagems)
-    return recorded_winner(game, content)
+    winner = recorded_winner(game, content)
+    tournament = game.round.tournament
+    bands = bands_of(tournament.scoring or {})
+    given = set(content.victory_points)
+    if bands is not None and not tournament.rules.derives_victory_points and given != set(ids):
+        raise Invalid(_("This event ranks by victory points: give both players' victory points."),
+                      "victory_points_required")
+    scored = _system_result(game, content, winner)
+    return scored if bands is None else _by_table(game, scored, bands)
+
+
+def _system_result(game: Game, content: ResultInput, winner: int | None) -> Scored:
+    """The game system's reading of the report's ``outcome`` (league/systems)."""
+    rules = game.round.tournament.rules
+    facts = dict(content.facts or {})
+    if rules.outcome is None:
+        if facts:
+            raise Invalid(_("Reports of this game system carry no outcome."), "outcome_not_used")
+        return Scored(winner, dict(content.victory_points), dict(content.outcome or {}))
+    try:
+        facts = normalised(rules.outcome, facts)
+    except serializers.ValidationError as exc:
+        raise serializers.ValidationError({"outcome": exc.detail}) from None
+    lists = _current_entries(game) if rules.needs_lists() else {}
+    return rules.score(game, winner, dict(content.victory_points), facts, lists)
+
+
+def _current_entries(game: Game) -> dict[int, list[dict[str, Any]]]:
+    rows = PlayerList.objects.filter(player_id__in=game.player_ids, role="").values_list(
+        "player_id", "army_list__entries")
+    return {pid: list(entries or ()) for pid, entries in rows}
+
+
+def _by_table(game: Game, scored: Scored, bands) -> Scored:
+    """Scoring ``vp_table``: the band of the victory-point difference decides the result (the first band is a draw); a winner that contradicts it is
+    refused, no winner given takes the band's."""
+    ids = game.player_ids
+    first, second = (int(scored.victory_points.get(pid, 0)) for pid in ids)
+    result = tournament_points((first, second), bands)
+    derived = None if result.draw else (ids[0] if first > second else ids[1])
+    if scored.winner is not None and scored.winner != derived:
+        raise Invalid(_("The winner does not match the victory points."), "result_inconsistent")
+    return replace(scored, winner=derived)
 
 
 def recorded_winner(game: Game, content: ResultInput) -> int | None:
@@ -81,6 +130,8 @@ def recorded_winner(game: Game, content: ResultInput) -> int | None:
     if winner is not None and winner not in set(game.player_ids):
         raise Invalid(_("The winner must be one of the two players."), "winner_not_in_game")
     if content.outcome is not None:
+        if game.mission is None:
+            raise Invalid(_("This game has no mission objective to report."), "outcome_not_used")
         decided = _decide(game, content)
         if content.winner is not None and decided != content.winner:
             raise Invalid(_("The winner does not match the objective outcome."), "result_inconsistent")
@@ -132,11 +183,11 @@ def report(actor: Actor, game_id: int, content: ResultInput) -> Game:
     if not staff and game.status == Game.Status.CONFIRMED:
         raise Conflict(_("This result is already confirmed; ask an organiser to change it."),
                        "game_confirmed")
-    winner = _check_content(game, content)
+    scored = _check_content(game, content)
     new = Report.objects.create(
-        game=game, reporter=actor.user, by_player=me, winner_id=winner,
-        outcome=dict(content.outcome or {}), comment=content.comment[:500],
-        victory_points={str(k): int(v) for k, v in content.victory_points.items()},
+        game=game, reporter=actor.user, by_player=me, winner_id=scored.winner,
+        outcome=dict(scored.outcome), comment=content.comment[:500],
+        victory_points={str(k): int(v) for k, v in scored.victory_points.items()},
         stratagems={str(k): list(v) for k, v in content.stratagems.items()},
     )
     open_reports = game.reports.filter(status__in=OPEN).exclude(pk=new.pk)
@@ -177,7 +228,8 @@ def _settle(actor: Actor, game: Game, chosen: Report) -> None:
     chosen.save(update_fields=["status", "confirmed_by", "confirmed_at"])
     game.status = Game.Status.CONFIRMED
     game.winner_id, game.victory_points = chosen.winner_id, chosen.victory_points
-    game.save(update_fields=["status", "winner", "victory_points"])
+    game.outcome = chosen.outcome
+    game.save(update_fields=["status", "winner", "victory_points", "outcome"])
     record(actor, "result_confirmed", game.round.tournament, game,
            {"game": game.pk, "report": chosen.pk, "winner": chosen.winner_id,
             "victory_points": chosen.victory_points, "by_staff": actor.is_staff})

@@ -103,7 +103,16 @@ def pair_next_round(actor: Actor, tournament: Tournament, *, draft: bool = False
 
 def _roll_and_create(actor: Actor, tournament: Tournament, round_: Round,
                      pairings: Sequence[pairing.Pairing], players: Sequence[Player]) -> None:
-    """Roll the missions and pre-game dice from the tournament's stream and store the games."""
+    """Roll the missions and pre-game dice from the tournament's stream and store the games.
+
+    Systems without rolled missions get plain tables: the round carries the organisers' scenario."""
+    if not tournament.rules.rolls_missions:
+        round_.mission, round_.rolls = None, []
+        round_.save()
+        games = [_plain_game(round_, p) for p in pairings]
+        _flag_lists(tournament, games, {p.pk: p for p in players})
+        Game.objects.bulk_create(games, batch_size=500)
+        return
     missions_by_slug = {m.slug: m for m in Mission.objects.all()}
     specs = {slug: missions.mission_spec(m) for slug, m in missions_by_slug.items()}
     standard, special = missions.mission_table(missions_by_slug.values())
@@ -124,6 +133,15 @@ def _roll_and_create(actor: Actor, tournament: Tournament, round_: Round,
     Game.objects.bulk_create(games, batch_size=500)
 
 
+def _plain_game(round_: Round, pairing_: pairing.Pairing) -> Game:
+    ids = pairing_.players
+    game = Game(round=round_, table=pairing_.table, player_a_id=ids[0],
+                player_b_id=ids[1] if len(ids) == 2 else None, deviations=list(pairing_.deviations))
+    if len(ids) == 1:
+        game.status = Game.Status.CONFIRMED  # a bye needs no report
+    return game
+
+
 def _game(roller: Roller, tournament: Tournament, round_: Round, pairing_: pairing.Pairing,
           missions_by_slug: dict[str, Mission], specs: dict[str, MissionSpec], standard: list[str],
           special: list[str]) -> Game:
@@ -140,7 +158,8 @@ def _game(roller: Roller, tournament: Tournament, round_: Round, pairing_: pairi
         game.mission = missions_by_slug[chosen.slug]
     else:
         game.mission = round_.mission
-    result = pregame(roller, specs[game.mission.slug], tournament.level.slug, (str(ids[0]), str(ids[1])))
+    result = pregame(roller, specs[game.mission.slug], tournament.level.slug, (str(ids[0]), str(ids[1])),
+                     turn_system=tournament.turn_system)
     game.rolls = rolls + [missions.roll_data(r) for r in result.rolls]
     decisions = {k: v for k, v in asdict(result).items() if k not in ("rolls", "players")}
     game.pregame = decisions
@@ -155,7 +174,7 @@ def _flag_lists(tournament: Tournament, games: list[Game], players: dict[int, Pl
         "player_id", "role", "army_list__valid", "army_list__chart__slug")
     lists = {(pid, role): (valid, chart) for pid, role, valid, chart in rows}
     for game in games:
-        if game.mission is None:
+        if game.is_bye or (game.mission is None and tournament.rules.rolls_missions):
             continue
         game.list_problems = [
             problem for pid in game.player_ids
@@ -166,7 +185,7 @@ def _flag_lists(tournament: Tournament, games: list[Game], players: dict[int, Pl
 def _list_problem(tournament: Tournament, game: Game, pid: int,
                   lists: dict[tuple[int, str], tuple[bool, str]]) -> dict[str, Any] | None:
     role = game.roles.get(str(pid))
-    role_chart = game.mission.role_charts.get(role) if role else None
+    role_chart = game.mission.role_charts.get(role) if role and game.mission else None
     key = (pid, role) if role_chart else (pid, "")
     chart = role_chart or tournament.chart.slug
     found = lists.get(key)
@@ -225,6 +244,27 @@ def repair_published_round(actor: Actor, tournament: Tournament, number: int,
     round_.save(update_fields=["status"])
     record(actor, "round_unpublished", locked, round_, {"round": number})
     return pair_next_round(actor, locked, draft=not was_published)
+
+
+MAX_SCENARIO = 5000
+
+
+@transaction.atomic
+def set_scenario(actor: Actor, tournament: Tournament, number: int, text: str) -> Round:
+    """Staff write the scenario a round is played with (systems without rolled missions, or a
+    note beside a rolled one); the text is kept as typed, at most MAX_SCENARIO characters."""
+    require_staff(actor)
+    locked = locked_tournament(tournament)
+    round_ = get_round(locked, number, staff=True)
+    text = text.strip()
+    if len(text) > MAX_SCENARIO:
+        raise Invalid(_("A scenario has at most %(max)s characters.") % {"max": MAX_SCENARIO},
+                      "scenario_too_long")
+    if round_.scenario != text:
+        previous, round_.scenario = round_.scenario, text
+        round_.save(update_fields=["scenario"])
+        record(actor, "round_scenario", locked, round_, {"round": number, "before": previous, "after": text})
+    return round_
 
 
 def complete_if_done(round_: Round) -> None:

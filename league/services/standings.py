@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 
 from league.models import Game, Player, Round, Tournament
 from league.pairing import PlayerState
+from league.scoring import bands_of
 from league.standings import GameResult, ScoringSettings, StandingRow, compute_standings
 
 
@@ -39,6 +40,7 @@ def scoring_settings(tournament: Tournament) -> ScoringSettings:
     return ScoringSettings(
         win=tournament.win_points, draw=tournament.draw_points, loss=tournament.loss_points,
         bye_points=tournament.bye_points, tiebreaks=tuple(tournament.tiebreaks), seed=tournament.seed,
+        vp_bands=bands_of(tournament.scoring or {}),
     )
 
 

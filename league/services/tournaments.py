@@ -52,6 +52,8 @@ def create_tournament(actor: Actor, *, status: str = Status.DRAFT, **fields: Any
     if status not in OPENING_STATUSES:
         raise Invalid(_("A new tournament is either a draft or open for registration."),
                       "status_not_allowed")
+    if fields.get("game_system") is None and fields.get("chart") is not None:
+        fields["game_system"] = fields["chart"].game_system  # services' callers; the API sends it
     seed = fields.pop("seed", None)
     seed = new_seed() if seed is None else seed
     slug = fields.pop("slug", None)
@@ -96,7 +98,7 @@ def locked_tournament(tournament: Tournament) -> Tournament:
     would also block every insert that references the tournament (audit entries written while
     a report holds its game's lock), which deadlocks against a re-pairing deleting that game."""
     return Tournament.objects.select_for_update(of=("self",), no_key=True).select_related(
-        "level", "chart").get(pk=tournament.pk)
+        "level", "chart", "game_system").get(pk=tournament.pk)
 
 
 @transaction.atomic

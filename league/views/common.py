@@ -17,7 +17,7 @@ T = TypeVar("T")
 
 def visible_tournament(request, slug: str) -> Tournament:
     """The event, or 404; drafts are for staff only (as in the API)."""
-    qs = Tournament.objects.select_related("chart__game_system", "level")
+    qs = Tournament.objects.select_related("chart__game_system", "level", "game_system")
     if not Actor.of(request).is_staff:
         qs = qs.exclude(status=Tournament.Status.DRAFT)
     tournament = qs.filter(slug=slug).first()

@@ -90,3 +90,55 @@ def test_unknown_preset():
 def test_bands_are_accepted_as_rows_or_bands():
     bands = (Band(0, 9, 1, 1), Band(10, None, 2, 0))
     assert scoring.parse_table(bands) == bands
+
+
+# --- An event's stored scoring and standings ranked by a band table ---------------------------
+
+def test_a_preset_is_stored_with_its_rows():
+    config = scoring.scoring_config({"mode": "vp_table", "preset": "oms-2011"})
+    assert config["preset"] == "oms-2011"
+    assert scoring.parse_table(config["table"]) == scoring.PRESETS["oms-2011"]
+    assert scoring.scoring_config(None) == {"mode": "wdl"}
+    assert scoring.scoring_config({"mode": "wdl", "table": [[0, None, 1, 1]]}) == {"mode": "wdl"}
+    assert scoring.bands_of({"mode": "wdl"}) is None
+
+
+@pytest.mark.parametrize(("value", "reason"), [
+    ({"mode": "elo"}, "scoring_shape"),
+    ("vp_table", "scoring_shape"),
+    ({"mode": "vp_table"}, "table_missing"),
+    ({"mode": "vp_table", "preset": "oms-2011", "table": [[0, None, 5, 5]]}, "table_and_preset"),
+    ({"mode": "vp_table", "preset": "fantasy"}, "preset_unknown"),
+    ({"mode": "vp_table", "table": [[1, None, 5, 5]]}, "not_from_zero"),
+])
+def test_unusable_scorings_say_why(value, reason):
+    with pytest.raises(TableError) as refused:
+        scoring.scoring_config(value)
+    assert refused.value.reason == reason
+
+
+OMS = scoring.PRESETS["oms-2011"]
+
+
+@given(st.lists(st.tuples(st.integers(0, 3000), st.integers(0, 3000)), min_size=1, max_size=12))
+def test_band_standings_sum_each_games_band(vps):
+    """Every game gives its two players exactly their band's points; W/D/L follow the band."""
+    from league.standings import GameResult, ScoringSettings, compute_standings
+
+    results = [GameResult(n, (1, 2), None, {1: a, 2: b}) for n, (a, b) in enumerate(vps, start=1)]
+    rows = {row.player: row for row in compute_standings([1, 2], results, ScoringSettings(vp_bands=OMS))}
+    expected = [scoring.tournament_points((a, b), OMS) for a, b in vps]
+    assert rows[1].points == sum(r.points[0] for r in expected)
+    assert rows[2].points == sum(r.points[1] for r in expected)
+    draws = sum(r.draw for r in expected)
+    assert rows[1].draws == rows[2].draws == draws
+    assert rows[1].wins == rows[2].losses == sum(not r.draw and a > b for r, (a, b) in zip(expected, vps))
+
+
+def test_a_bye_under_a_band_table():
+    from league.standings import GameResult, ScoringSettings, compute_standings
+
+    bye = [GameResult(1, (1,))]
+    won = compute_standings([1], bye, ScoringSettings(vp_bands=OMS, bye_points="win"))[0]
+    drawn = compute_standings([1], bye, ScoringSettings(vp_bands=OMS, bye_points="draw"))[0]
+    assert (won.points, won.wins) == (20, 1) and (drawn.points, drawn.draws) == (10, 1)
