@@ -3,7 +3,7 @@ from django.urls import include, path
 
 from armylists import api as armylists_api
 from armylists import systems_api
-from league import accounts, campaign_api, whfb_api
+from league import accounts, campaign_api, rolls_api, whfb_api
 from league import api as league_api
 from missions import api as missions_api
 from missions import dynamics_api, urban_war_api
@@ -62,5 +62,6 @@ urlpatterns = [
     path("games/<int:pk>/report/", league_api.ReportView.as_view(), name="api-game-report"),
     path("games/<int:pk>/confirm/", league_api.ConfirmView.as_view(), name="api-game-confirm"),
     path("games/<int:pk>/dispute/", league_api.DisputeView.as_view(), name="api-game-dispute"),
+    path("games/<int:pk>/rolls/", rolls_api.GameRollsView.as_view(), name="api-game-rolls"),
     path("", include("league.pack_api")),
 ]

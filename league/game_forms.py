@@ -2,6 +2,7 @@
 the victory-points helper and the stratagem declaration. They only shape input."""
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -257,7 +258,8 @@ class DisputeForm(forms.Form):
 # --- table rolls ---------------------------------------------------------------------------
 
 class TableRollForm(forms.Form):
-    """One roll button; ``turn`` and ``what`` only where the kind needs them."""
+    """One roll button; ``turn`` and ``what`` only where the kind needs them. ``players`` are
+    the game's two players, for the kinds that name one (Dynamics, Urban War)."""
 
     kind = forms.ChoiceField(choices=[(k, k) for k in table_rolls.KINDS], widget=forms.HiddenInput)
     turn = forms.TypedChoiceField(label=_("Turn"), coerce=int, required=False)
@@ -265,14 +267,72 @@ class TableRollForm(forms.Form):
                            required=False)
     nonce = forms.CharField(max_length=32, required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args: Any, turns: tuple[int, ...] = (), **kwargs: Any):
+    def __init__(self, *args: Any, turns: tuple[int, ...] | range = (),
+                 players: tuple[Player, ...] = (), **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.fields["turn"].choices = [(t, str(t)) for t in turns]
+        self.players = players
 
     def request(self) -> table_rolls.TableRollRequest:
         data = self.cleaned_data
         return table_rolls.TableRollRequest(kind=data["kind"], turn=data.get("turn"),
                                             what=data.get("what", ""), nonce=data.get("nonce", ""))
+
+    def player_choices(self) -> list[tuple[str, str]]:
+        return [(str(p.pk), p.name) for p in self.players]
+
+
+class AdvantageRollForm(TableRollForm):
+    """The W40K Dynamics advantage test of one pass; ``bonus_now`` is the player who finished
+    placing orders first (+1, once per turn), one box per player so either side may be named."""
+
+    pass_number = forms.TypedChoiceField(
+        label=_("Pass"), coerce=int, choices=[(p, str(p)) for p in table_rolls.PASSES])
+    bonus_now = forms.TypedMultipleChoiceField(
+        label=_("+1: finished placing orders first (once per turn)"), coerce=int, required=False,
+        widget=forms.CheckboxSelectMultiple)
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["turn"].required = True
+        self.fields["bonus_now"].choices = self.player_choices()
+
+    def clean_bonus_now(self) -> list[int]:
+        chosen = self.cleaned_data.get("bonus_now") or []
+        if len(chosen) > 1:
+            raise forms.ValidationError(_("Only one player can have finished placing orders first."))
+        return chosen
+
+    def request(self) -> table_rolls.TableRollRequest:
+        data = self.cleaned_data
+        bonus = data.get("bonus_now") or []
+        return dataclasses.replace(super().request(), pass_=data["pass_number"],
+                                   bonus_now=bonus[0] if bonus else None)
+
+
+class InitiativeRollForm(TableRollForm):
+    """The Urban War initiative of one turn: a box per player whose commander is down (−1)."""
+
+    commander_down = forms.TypedMultipleChoiceField(
+        label=_("Commander panicked or dead (−1)"), coerce=int, required=False,
+        widget=forms.CheckboxSelectMultiple)
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["turn"].required = True
+        self.fields["commander_down"].choices = self.player_choices()
+
+    def request(self) -> table_rolls.TableRollRequest:
+        down = tuple(self.cleaned_data.get("commander_down") or ())
+        return dataclasses.replace(super().request(), commander_down=down)
+
+
+ROLL_FORMS: dict[str, type[TableRollForm]] = {
+    table_rolls.ADVANTAGE: AdvantageRollForm, table_rolls.INITIATIVE: InitiativeRollForm}
+
+
+def roll_form_class(kind: str | None) -> type[TableRollForm]:
+    return ROLL_FORMS.get(kind or "", TableRollForm)
 
 
 # --- victory-points helper -----------------------------------------------------------------

@@ -20,8 +20,8 @@ from league.game_forms import (
     DeclarationForm,
     DisputeForm,
     ReportForm,
-    TableRollForm,
     VpFormSet,
+    roll_form_class,
     vp_rows_from_list,
 )
 from league.models import Game, Player, Report, Round, Tournament
@@ -55,7 +55,8 @@ def game(request, pk: int):
 def _visible_game(actor: Actor, pk: int) -> Game:
     """404 for a draft round's (or event's) game, 403 for a stranger; staff see all."""
     found = (Game.objects.select_related("round__tournament__level", "round__tournament__chart",
-                                         "mission", "player_a", "player_b").filter(pk=pk).first())
+                                         "round__tournament__game_system", "mission", "player_a",
+                                         "player_b").filter(pk=pk).first())
     if found is None or (found.round.tournament.status == Tournament.Status.DRAFT
                          and not actor.is_staff):
         raise Http404(_("No such game."))
@@ -120,8 +121,12 @@ def _dispute(request, actor: Actor, found: Game, bound: dict[str, Any]):
 
 
 def _roll(request, actor: Actor, found: Game, bound: dict[str, Any]):
-    form = TableRollForm(request.POST, turns=_turns(found, request.POST.get("kind")))
+    kind = request.POST.get("kind")
+    key = _form_key(kind) if kind in table_rolls.KINDS else "unknown"  # never echo raw input in ids
+    form = roll_form_class(kind)(request.POST, turns=_turns(found, kind), players=_players(found),
+                                 auto_id=f"id_roll_{key}_%s")
     if not form.is_valid():
+        bound[f"roll_{key}"] = form  # shown again with its errors
         messages.error(request, _("This roll could not be made: check the turn and the note."))
         return None
     made = attempt(request, lambda: table_rolls.roll(actor, found.pk, form.request()))
@@ -194,7 +199,13 @@ def _turns(found: Game, kind: str | None) -> tuple[int, ...]:
         return table_rolls.game_length_turns(found)
     if kind == table_rolls.RESERVES:
         return table_rolls.reserves_turns()
+    if kind in (table_rolls.ADVANTAGE, table_rolls.INITIATIVE):
+        return tuple(range(1, table_rolls.MAX_TURN + 1))
     return ()
+
+
+def _players(found: Game) -> tuple[Player, ...]:
+    return tuple(p for p in (found.player_a, found.player_b) if p is not None)
 
 
 def game_context(request, found: Game, me: Player | None,
@@ -224,7 +235,7 @@ def game_context(request, found: Game, me: Player | None,
         declared=_declared(found, catalogue),
         declare_forms=_declare_forms(request, found, me, catalogue, bound, open_=live and not reports
                                      and found.status != Game.Status.CONFIRMED),
-        **_dice_context(found, live, names),
+        **_dice_context(found, live, bound),
     )
     if context["may_report"]:
         vp_result = bound.get("vp_result")
@@ -268,40 +279,69 @@ def _declare_forms(request, found: Game, me: Player | None, catalogue: Catalogue
 
 # --- table rolls -----------------------------------------------------------------------------
 
-def _dice_context(found: Game, live: bool, names: dict[str, str]) -> dict[str, Any]:
+def _dice_context(found: Game, live: bool, bound: dict[str, Any]) -> dict[str, Any]:
     log = table_rolls.log(found)
     may_roll = live and found.status != Game.Status.CONFIRMED
     return {"table_log": [roll_line(line, found) for line in log], "may_roll": may_roll,
-            "roll_forms": _roll_forms(found, log) if may_roll else []}
+            "roll_forms": _roll_forms(found, log, bound) if may_roll else [],
+            "permanent_holder": _permanent_holder(found)}
 
 
-def _roll_forms(found: Game, log: list[table_rolls.TableRoll]) -> list[dict[str, Any]]:
-    labels = {table_rolls.GAME_LENGTH: _("Random game length"), table_rolls.RESERVES: _("Reserves"),
-              table_rolls.NIGHT: _("Night fighting range (2D6 × 3)"), table_rolls.D6: _("Roll a D6"),
-              table_rolls.TWO_D6: _("Roll 2D6"), table_rolls.D3: _("Roll a D3")}
+def _roll_labels() -> dict[str, str]:
+    return {table_rolls.GAME_LENGTH: _("Random game length"), table_rolls.RESERVES: _("Reserves"),
+            table_rolls.NIGHT: _("Night fighting range (2D6 × 3)"), table_rolls.D6: _("Roll a D6"),
+            table_rolls.TWO_D6: _("Roll 2D6"), table_rolls.D3: _("Roll a D3"),
+            table_rolls.D10: _("Roll a D10"), table_rolls.ADVANTAGE: _("Roll the advantage test"),
+            table_rolls.INITIATIVE: _("Roll for initiative")}
+
+
+def _roll_forms(found: Game, log: list[table_rolls.TableRoll],
+                bound: dict[str, Any]) -> list[dict[str, Any]]:
+    labels = _roll_labels()
+    offered = table_rolls.offered(found)
+    plain = [k for k in offered if k in table_rolls.PLAIN]
     forms = []
-    for kind in table_rolls.offered(found):
-        if kind in table_rolls.PLAIN and kind != table_rolls.D6:
+    for kind in offered:
+        if kind in table_rolls.PLAIN and kind != plain[0]:
             continue  # the plain dice share one form, one button each
         turns = _turns(found, kind)
-        initial = {"kind": kind, "nonce": secrets.token_hex(8), "turn": _next_turn(kind, turns, log)}
-        form = TableRollForm(initial=initial, turns=turns, auto_id=f"id_roll_{kind}_%s")
-        buttons = ([(k, labels[k]) for k in table_rolls.PLAIN] if kind == table_rolls.D6
-                   else [(kind, labels[kind])])
+        form = bound.get(f"roll_{_form_key(kind)}") or roll_form_class(kind)(
+            initial={"kind": kind, "nonce": secrets.token_hex(8), **_next_roll(kind, turns, log)},
+            turns=turns, players=_players(found), auto_id=f"id_roll_{_form_key(kind)}_%s")
+        buttons = [(k, labels[k]) for k in (plain if kind == plain[0] else [kind])]
         forms.append({"kind": kind, "buttons": buttons, "form": form, "has_turn": bool(turns),
                       "has_what": kind in table_rolls.PLAIN or kind == table_rolls.RESERVES})
     return forms
 
 
-def _next_turn(kind: str, turns: tuple[int, ...], log: list[table_rolls.TableRoll]) -> int | None:
-    """After an extra turn was won, offer the next end-of-turn roll first."""
+def _form_key(kind: str) -> str:
+    """The plain dice share one form (one button each); every other kind has its own."""
+    return "plain" if kind in table_rolls.PLAIN else kind
+
+
+def _next_roll(kind: str, turns: tuple[int, ...], log: list[table_rolls.TableRoll]) -> dict[str, Any]:
+    """The turn (and pass) the form offers first: the roll that most likely comes next."""
     if not turns:
-        return None
-    if kind == table_rolls.GAME_LENGTH:
-        done = [r.details for r in log if r.kind == kind]
-        if done and done[0].get("extra_turn") and done[0]["turn"] + 1 in turns:
-            return done[0]["turn"] + 1
-    return turns[0]
+        return {}
+    done = [r.details for r in log if r.kind == kind]
+    last = done[0] if done else None
+    if kind == table_rolls.GAME_LENGTH and last and last.get("extra_turn") \
+            and last["turn"] + 1 in turns:
+        return {"turn": last["turn"] + 1}  # an extra turn was won: the next end-of-turn roll
+    if kind == table_rolls.ADVANTAGE and last:
+        # Passes run 1 to 10 within a turn; after the last pass comes the next turn.
+        if last.get("pass", 0) < table_rolls.PASSES[-1]:
+            return {"turn": last["turn"], "pass_number": last["pass"] + 1}
+        return {"turn": min(last["turn"] + 1, turns[-1]), "pass_number": table_rolls.PASSES[0]}
+    if kind == table_rolls.INITIATIVE and last:
+        return {"turn": min(last["turn"] + 1, turns[-1])}
+    return {"turn": turns[0]}
+
+
+def _permanent_holder(found: Game) -> Player | None:
+    """Who holds the Dynamics permanent +2, for the advantage form's help line."""
+    pid = table_rolls.player_of_side(found, table_rolls.permanent_side(found))
+    return next((p for p in _players(found) if p.pk == pid), None)
 
 
 def roll_line(line: table_rolls.TableRoll, found: Game) -> dict[str, Any]:
@@ -309,15 +349,43 @@ def roll_line(line: table_rolls.TableRoll, found: Game) -> dict[str, Any]:
     players = {p.pk: p.name for p in (found.player_a, found.player_b) if p is not None}
     details = line.details
     who = players.get(details.get("player")) or _("%(name)s (organiser)") % {"name": line.username}
-    what, result = _roll_words(line)
+    what, result = _roll_words(line, found, players)
     if details.get("what"):
         what = f"{what} · {details['what']}"
-    return {"who": who, "when": line.rolled_at, "what": what,
-            "dice": ", ".join(str(d) for d in line.dice), "result": result}
+    if line.source == table_rolls.ENTERED:
+        what = _("%(what)s (dice thrown at the table)") % {"what": what}
+    return {"who": who, "when": line.rolled_at, "what": what, "dice": _dice_words(line, found, players),
+            "result": result}
 
 
-def _roll_words(line: table_rolls.TableRoll) -> tuple[str, str]:
+def _dice_words(line: table_rolls.TableRoll, found: Game, players: dict[int, str]) -> str:
+    """The faces, or in a roll-off each player's die with its modifier (ties included)."""
+    if not line.sides:
+        return ", ".join(str(d) for d in line.dice)
+    words = []
+    for made in line.sides:
+        name = players.get(table_rolls.player_of_side(found, made["side"]) or 0, "")
+        if made["modifier"]:
+            words.append(_("%(player)s %(die)s%(modifier)+d = %(score)s") % {
+                "player": name, "die": made["die"], "modifier": made["modifier"], "score": made["score"]})
+        else:
+            words.append(_("%(player)s %(die)s") % {"player": name, "die": made["die"]})
+    return ", ".join(words)
+
+
+def _roll_words(line: table_rolls.TableRoll, found: Game, players: dict[int, str]) -> tuple[str, str]:
     details, total = line.details, line.total
+    winner = players.get(table_rolls.player_of_side(found, line.winner) or 0, "")
+    if line.kind == table_rolls.ADVANTAGE:
+        what = _("Advantage test, turn %(turn)s, pass %(pass)s") % {
+            "turn": details.get("turn"), "pass": details.get("pass")}
+        bonus = players.get(table_rolls.player_of_side(found, details.get("bonus_now")) or 0)
+        if bonus:
+            what = _("%(what)s (+1 for %(player)s)") % {"what": what, "player": bonus}
+        return what, _("%(player)s wins the advantage.") % {"player": winner}
+    if line.kind == table_rolls.INITIATIVE:
+        what = _("Initiative, turn %(turn)s") % {"turn": details.get("turn")}
+        return what, _("%(player)s wins the initiative.") % {"player": winner}
     if line.kind == table_rolls.GAME_LENGTH:
         turn = details.get("turn")
         what = _("Random game length, end of turn %(turn)s") % {"turn": turn}

@@ -132,7 +132,7 @@ def test_band_standings_sum_each_games_band(vps):
     assert rows[2].points == sum(r.points[1] for r in expected)
     draws = sum(r.draw for r in expected)
     assert rows[1].draws == rows[2].draws == draws
-    assert rows[1].wins == rows[2].losses == sum(not r.draw and a > b for r, (a, b) in zip(expected, vps))
+    assert rows[1].wins == rows[2].losses == sum(not r.draw and a > b for r, (a, b) in zip(expected, vps, strict=True))
 
 
 def test_a_bye_under_a_band_table():
