@@ -18,6 +18,7 @@ import re
 import tempfile
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
@@ -33,8 +34,9 @@ from django.utils.translation import gettext_lazy as _
 from config.i18n import current_language, localized
 from league.audit import Actor, record
 from league.errors import Conflict, NotFound
-from league.models import Game, Round, Tournament
+from league.models import Game, Player, Round, Tournament
 from league.pack_models import MissionPack, new_token
+from league.services.sheet_boxes import SheetKit
 from league.services.tournaments import require_staff
 from missions import legality
 from missions.models import Level, Mission, SpecialRule, Stratagem, StratagemCategory
@@ -207,7 +209,8 @@ def claim(pack_id: int) -> tuple[MissionPack, str] | str:
         progress_at=now, attempt=attempt, runs=F("runs") + 1)
     remove_parts(pack.pk)  # whatever an earlier run of this pack left is an orphan now
     pack = MissionPack.objects.select_related(
-        "round__tournament__level", "round__mission").get(pk=pack.pk)
+        "round__tournament__level", "round__tournament__game_system", "round__mission",
+    ).get(pk=pack.pk)
     return pack, attempt
 
 
@@ -381,23 +384,47 @@ class Catalogue:
 
 
 def pack_content(round_: Round) -> PackContent:
-    """Everything the round's pack prints, in the tournament's language."""
+    """Everything the round's pack prints, in the tournament's language.
+
+    Cities of Death events print each game's mission; the other systems print the round's
+    scenario. Either way the sheet then carries the boxes its system names (league/systems)."""
     tournament = round_.tournament
     games = list(round_.games.select_related("player_a", "player_b", "mission")
                  .order_by(F("table").asc(nulls_last=True), "pk"))
     with translation.override(tournament.language):
-        catalogue = Catalogue(tournament.level)
-        used = {g.mission.slug: g.mission for g in games if g.mission is not None}
-        if round_.mission is not None:
-            used.setdefault(round_.mission.slug, round_.mission)
-        blocks = {slug: mission_block(m, catalogue) for slug, m in used.items()}
-        sheets = tuple(table_sheet(g, catalogue) for g in games if not g.is_bye)
+        catalogue = Catalogue(tournament.level) if tournament.rules.rolls_missions else None
+        blocks = mission_blocks(round_, games, catalogue) if catalogue is not None else {}
+        kit = SheetKit(round_, games)
+        sheets = tuple(system_sheet(g, catalogue, kit) for g in games if not g.is_bye)
         return PackContent(
             header=pack_header(round_, games),
             pairings=tuple(pairing_line(g) for g in games),
             missions=blocks,
             sheets=sheets,
         )
+
+
+def mission_blocks(round_: Round, games: list[Game],
+                   catalogue: Catalogue) -> dict[str, MissionBlock]:
+    """The shared block of each mission the round's tables play."""
+    used = {g.mission.slug: g.mission for g in games if g.mission is not None}
+    if round_.mission is not None:
+        used.setdefault(round_.mission.slug, round_.mission)
+    return {slug: mission_block(m, catalogue) for slug, m in used.items()}
+
+
+def system_sheet(game: Game, catalogue: Catalogue | None, kit: SheetKit) -> TableSheet:
+    """A table's sheet: its mission's (with a catalogue) or a scenario sheet, with the boxes
+    its game system prints."""
+    players = sheet_order(game)
+    if catalogue is not None:
+        sheet = table_sheet(game, catalogue, players)
+    else:
+        sheet = TableSheet(table=game.table, mission_key=None,
+                           a=Side(players[0].name, players[0].club, players[0].faction),
+                           b=Side(players[1].name, players[1].club, players[1].faction))
+    blocks, boxes = kit.sheet_parts(game, players)
+    return replace(sheet, blocks=blocks, boxes=boxes)
 
 
 def pack_header(round_: Round, games: list[Game]) -> PackHeader:
@@ -407,10 +434,14 @@ def pack_header(round_: Round, games: list[Game]) -> PackHeader:
     for mission in [round_.mission] + [g.mission for g in games]:
         if mission is not None and mission.name not in names:
             names.append(mission.name)
+    standard = tournament.turn_system == Tournament.TurnSystem.STANDARD
     return PackHeader(
         language=tournament.language, event=tournament.name, round_number=round_.number,
-        level=tournament.level.name, date=date_format(day, "DATE_FORMAT"), missions=tuple(names),
+        level=tournament.level.name if tournament.level else "",
+        date=date_format(day, "DATE_FORMAT"), missions=tuple(names),
         mission_rolls=dice_text(round_.rolls),
+        system=tournament.game_system.name, points_limit=tournament.points_limit,
+        turn_system="" if standard else str(tournament.get_turn_system_display()),
     )
 
 
@@ -488,14 +519,21 @@ def allowance_text(granted: legality.Allowance, categories: Mapping[str, str],
     return Allowance(tuple(lines), tuple(boxes))
 
 
-def table_sheet(game: Game, catalogue: Catalogue) -> TableSheet:
-    """One table's sheet; with roles the attacker takes the left column, so one form serves all."""
+def sheet_order(game: Game) -> list[Player]:
+    """The sheet's columns: with roles the attacker takes the left one, so one form serves all."""
+    players = [game.player_a, game.player_b]
+    if game.roles.get(str(game.player_b_id)) == "attacker":
+        players.reverse()
+    return players
+
+
+def table_sheet(game: Game, catalogue: Catalogue,
+                players: list[Player] | None = None) -> TableSheet:
+    """One table's Cities of Death sheet; ``players`` in column order (``sheet_order``)."""
     mission = game.mission
     if mission is None or game.player_b is None:
         raise PackError(gettext("Table %(table)s has no mission.") % {"table": game.table})
-    players = [game.player_a, game.player_b]
-    if game.roles.get(str(players[1].pk)) == "attacker":
-        players.reverse()
+    players = players or sheet_order(game)
     names = {str(p.pk): p.name for p in players}
     sides = []
     for player in players:

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from itertools import zip_longest
+from typing import ClassVar
+
+# The parts a sheet prints from its own fields (templates/packs/blocks/<name>.html); any other
+# name in a sheet's ``blocks`` is one of its ``boxes`` (templates/packs/boxes/<name>.html).
+CORE_BLOCKS: tuple[str, ...] = ("mission", "rolls", "stratagems", "result")
+LONG_SCENARIO = 1500  # characters
 
 
 @dataclass(frozen=True)
@@ -71,30 +77,141 @@ class RollLine:
 
 
 @dataclass(frozen=True)
+class Box:
+    """A game system's box on a table sheet, printed by ``templates/packs/boxes/<name>.html``.
+
+    Its fields are what every sheet carrying it prints alike (they are part of the form key);
+    what differs from table to table goes in slots: ``slot_texts``, emptied by ``blank``."""
+
+    name: ClassVar[str] = ""
+
+    @property
+    def crowds(self) -> bool:
+        """Whether the sheet must tighten its other parts to keep room for this box."""
+        return False
+
+    def blank(self) -> Box:
+        return self
+
+    def slot_texts(self) -> dict[str, str]:
+        return {}
+
+
+@dataclass(frozen=True)
+class ScenarioBox(Box):
+    """The round's scenario, written by the organisers (systems without rolled missions)."""
+
+    name: ClassVar[str] = "scenario"
+    text: str
+    written: bool  # False: the text says the organisers announce it at the table
+
+    @property
+    def long(self) -> bool:
+        """Printed smaller, on a dense sheet, so that a scenario of the longest length staff can
+        write (5,000 characters) still fits the sheet."""
+        return len(self.text) > LONG_SCENARIO
+
+    @property
+    def crowds(self) -> bool:
+        return self.long
+
+
+@dataclass(frozen=True)
+class DynamicsBox(Box):
+    """W40K Dynamics (seed 004): both players' order tokens and orders per turn, the permanent
+    +2 and the pass tracker. Only the numbers and the holder's name are per table."""
+
+    name: ClassVar[str] = "dynamics"
+    a_tokens: str = ""
+    b_tokens: str = ""
+    a_orders: str = ""
+    b_orders: str = ""
+    holder: str = ""
+    passes: tuple[int, ...] = tuple(range(1, 11))
+
+    @property
+    def crowds(self) -> bool:
+        return True  # it joins the full Cities of Death sheet
+
+    def blank(self) -> DynamicsBox:
+        return DynamicsBox(passes=self.passes)
+
+    def slot_texts(self) -> dict[str, str]:
+        return {"dynamics_a_tokens": self.a_tokens, "dynamics_b_tokens": self.b_tokens,
+                "dynamics_a_orders": self.a_orders, "dynamics_b_orders": self.b_orders,
+                "dynamics_holder": self.holder}
+
+
+@dataclass(frozen=True)
+class MantletsBox(Box):
+    """Warhammer Battle mantlets are in force (seed 003): their bonuses are the siege rules'."""
+
+    name: ClassVar[str] = "mantlets"
+
+
+@dataclass(frozen=True)
+class StakesBox(Box):
+    """Warhammer Battle wooden stakes are in force (seed 003): the table reminder."""
+
+    name: ClassVar[str] = "stakes"
+
+
+@dataclass(frozen=True)
+class BaggageBox(Box):
+    """Warhammer Battle army baggage is in force (seed 003): who captured whose baggage."""
+
+    name: ClassVar[str] = "baggage"
+    bonus: int
+
+
+@dataclass(frozen=True)
+class BandCell:
+    """One band of a victory-point table as printed: the difference and both players' points."""
+
+    difference: str
+    points: str
+
+
+@dataclass(frozen=True)
+class VpTableBox(Box):
+    """The event's victory points → tournament points table, in rows of a few bands."""
+
+    name: ClassVar[str] = "vp_table"
+    rows: tuple[tuple[BandCell | None, ...], ...]  # None pads the last row
+
+
+@dataclass(frozen=True)
 class TableSheet:
-    """One table's page: the per-table data and the key of its shared mission block."""
+    """One table's page: the per-table data, the key of its shared mission block (None: a
+    system without rolled missions) and the blocks it prints, in order (``CORE_BLOCKS`` or the
+    name of one of ``boxes``)."""
 
     table: int
-    mission_key: str
+    mission_key: str | None
     a: Side
     b: Side
     rolls: tuple[RollLine, ...] = ()
+    blocks: tuple[str, ...] = CORE_BLOCKS
+    boxes: tuple[Box, ...] = ()
 
     @property
     def form_key(self) -> tuple:
         """What the sheet prints besides its slots: sheets with equal keys share one form."""
         return (self.mission_key, self.a.role, self.b.role, self.a.allowance, self.b.allowance,
-                tuple((r.step, bool(r.shared)) for r in self.rolls))
+                tuple((r.step, bool(r.shared)) for r in self.rolls), self.blocks,
+                tuple(box.blank() for box in self.boxes))
 
     def blank(self) -> TableSheet:
         """The sheet with every slot empty: its form (``shared`` stays set: it picks the cells)."""
         sides = [replace(side, name="", club="", faction="") for side in (self.a, self.b)]
         rolls = tuple(replace(r, side_a="", side_b="", shared=" " if r.shared else "", outcome="")
                       for r in self.rolls)
-        return replace(self, table=0, a=sides[0], b=sides[1], rolls=rolls)
+        return replace(self, table=0, a=sides[0], b=sides[1], rolls=rolls,
+                       boxes=tuple(box.blank() for box in self.boxes))
 
     def slot_texts(self) -> dict[str, str]:
-        """The text of each slot, by the slot names of ``templates/packs/sheets.html``."""
+        """The text of each slot, by the slot names of ``templates/packs/sheets.html`` and the
+        templates of its blocks."""
         texts = {"table": str(self.table), "rolls_a": self.a.name, "rolls_b": self.b.name}
         for prefix, side in (("a", self.a), ("b", self.b)):
             texts.update({f"{prefix}_name": side.name, f"{prefix}_club": side.club,
@@ -102,7 +219,22 @@ class TableSheet:
         for i, roll in enumerate(self.rolls):
             texts.update({f"roll{i}_a": roll.side_a, f"roll{i}_b": roll.side_b,
                           f"roll{i}_shared": roll.shared, f"roll{i}_outcome": roll.outcome})
+        for box in self.boxes:
+            texts.update(box.slot_texts())
         return texts
+
+    @property
+    def parts(self) -> list[tuple[str, Box | None]]:
+        """(template, box) per block, in print order: how ``sheets.html`` dispatches."""
+        boxes = {box.name: box for box in self.boxes}
+        return [(f"packs/blocks/{name}.html", None) if name in CORE_BLOCKS
+                else (f"packs/boxes/{name}.html", boxes[name]) for name in self.blocks]
+
+    @property
+    def dense(self) -> bool:
+        """The sheet carries a box that crowds it: its mission texts and write-in rows are
+        tightened so that the longest sheet (omega in French, the longest scenario) fits."""
+        return any(box.crowds for box in self.boxes)
 
     @property
     def box_rows(self) -> list[tuple[str | None, str | None]]:
@@ -133,6 +265,9 @@ class PackHeader:
     date: str
     missions: tuple[str, ...]
     mission_rolls: str = ""
+    system: str = ""  # the game system's name (printed where there is no level)
+    points_limit: int = 0
+    turn_system: str = ""  # printed on the cover when the event changes the turn system
 
 
 @dataclass(frozen=True)

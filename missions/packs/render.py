@@ -3,9 +3,9 @@
 Layout is the cost (WeasyPrint keeps a laid-out document in memory, about 0.1 s of CPU and
 a few MiB per sheet), so a pack is built in three steps:
 
-1. forms: one page per distinct *form* (mission, roles, allowances, pre-game steps: everything a
-   sheet prints that is not a slot), laid out once with every slot empty. The slot rectangles
-   and their text style are read back from the layout.
+1. forms: one page per distinct *form* (mission or scenario, roles, allowances, pre-game steps,
+   the game system's boxes: everything a sheet prints that is not a slot), laid out once with
+   every slot empty. The slot rectangles and their text style are read back from the layout.
 2. overlays: per chunk of ``chunk_tables`` sheets, one WeasyPrint document whose pages hold only
    the slot texts (names, table number, dice), absolutely positioned: cheap to lay out.
 3. merge: each form page becomes a PDF Form XObject, drawn under the overlay pages of its
@@ -127,7 +127,8 @@ def document_html(header: PackHeader, *, front: bool = False,
     missions = missions or {}
     with translation.override(header.language):
         blocks = _blocks(missions)
-        rows = [(s, missions[s.mission_key], blocks[s.mission_key]) for s in sheets]
+        # A sheet without a mission (a system without rolled missions) has neither block.
+        rows = [(s, missions.get(s.mission_key), blocks.get(s.mission_key)) for s in sheets]
         tables = [p for p in pairings if p.table is not None]
         context = {
             "h": header, "front": front, "pairings": pairings, "rows": rows,
@@ -200,6 +201,9 @@ def render_forms(content: PackContent) -> Forms:
         content.header, missions={k: m for k, m in content.missions.items() if k in used},
         sheets=[examples[k] for k in keys]))
     if len(document.pages) != len(keys):
+        if all(examples[k].mission_key is None for k in keys):
+            raise RenderError(_("A table sheet does not fit on one page: shorten the round's "
+                                "scenario or the victory-point table."))
         raise RenderError(_("A table sheet does not fit on one page: shorten the mission's texts "
                             "or its special rules."))
     layouts = tuple(_slots(page) for page in document.pages)
