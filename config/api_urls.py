@@ -63,5 +63,6 @@ urlpatterns = [
     path("games/<int:pk>/confirm/", league_api.ConfirmView.as_view(), name="api-game-confirm"),
     path("games/<int:pk>/dispute/", league_api.DisputeView.as_view(), name="api-game-dispute"),
     path("games/<int:pk>/rolls/", rolls_api.GameRollsView.as_view(), name="api-game-rolls"),
+    path("campaigns/", include("league.campaign_state_api")),
     path("", include("league.pack_api")),
 ]

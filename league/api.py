@@ -310,7 +310,7 @@ class ReportView(APIView):
         content = results.ResultInput(
             winner=data["result"].get("winner"), outcome=data["result"].get("outcome"),
             victory_points=data["victory_points"], stratagems=data["stratagems"], comment=data["comment"],
-            facts=data.get("outcome"))
+            facts=data.get("outcome"), campaign=data.get("campaign"))
         game = results.report(actor_of(request), pk, content)
         return Response({"status": game.status, "game": game.pk})
 

@@ -73,6 +73,8 @@ PHASE_NAMES = {
     "infiltration": _("infiltration"),
     "moves": _("moves"),
     "attacks": _("attacks and reactions"),
+    "battles": _("battles (no more orders this turn)"),
+    "closed": _("the turn is closed"),
     "": _("no phase is open"),
 }
 

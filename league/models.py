@@ -369,5 +369,6 @@ class AuditEntry(models.Model):
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action} {self.target}"
 
 
+from league.campaign_models import Campaign  # noqa: E402, F401
 from league.pack_models import MissionPack  # noqa: E402, F401
 from league.profile_models import Profile  # noqa: E402, F401

@@ -7,6 +7,7 @@ from rest_framework import serializers
 
 from armylists.models import Chart, GameSystem
 from armylists.serializers import ListBodySerializer
+from league.campaign_state_serializers import CampaignReportSerializer
 from league.models import TIEBREAK_CHOICES, WEIGHTS, Game, Player, Round, Tournament
 from league.systems.config import ConfigError, event_config
 from missions.models import Level
@@ -183,6 +184,8 @@ class ReportSerializer(serializers.Serializer):
         child=serializers.ListField(child=serializers.SlugField(max_length=80), max_length=20),
         required=False, default=dict)
     comment = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+    # An Epic 40,000 campaign battle's swept and destroyed detachments (api-v1-systems).
+    campaign = CampaignReportSerializer(required=False)
 
 
 class DisputeSerializer(serializers.Serializer):

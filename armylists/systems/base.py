@@ -58,6 +58,11 @@ class ListRules:
         """What a stored list keeps of a checked body: its items, JSON-ready."""
         return [dict(item) for item in data[self.item_key]]
 
+    def stored_report(self, data: Mapping[str, Any], answer: Mapping[str, Any]) -> dict[str, Any]:
+        """What a stored list keeps as its report: the answer, and what the body chose beside
+        its items."""
+        return dict(answer)
+
     def rules_problem(self, rules: Mapping[str, Any]) -> str | None:
         """Why a chart's ``rules`` cannot be read by this system (None: fine); for the admin."""
         return None

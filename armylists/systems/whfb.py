@@ -51,6 +51,11 @@ class WhfbRules(ListRules):
             {"points": report.baggage.points, "allowance": report.baggage.allowance},
         }
 
+    def stored_report(self, data: Mapping[str, Any], answer: Mapping[str, Any]) -> dict[str, Any]:
+        """The faction was checked with the list (its tags forbid baggage) but is none of its
+        units: a stored list keeps it in its report, so the page and the API read it back."""
+        return {**answer, "faction": data.get("faction")}
+
     def render(self, chart: Any, answer: Mapping[str, Any]) -> dict[str, Any]:
         names = services.slot_names(chart.game_system)
 

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 
 from config.readonly_admin import ReadOnlyAdmin
 from league.admin.common import DEVIATION_LABELS, EMPTY, admin_url, link, safe_next
-from league.admin.forms import SettleForm
+from league.admin.forms import ScenarioForm, SettleForm
 from league.admin.packs import start_pack
 from league.audit import Actor
 from league.errors import ServiceError
@@ -27,7 +27,7 @@ from league.models import (
     Report,
     Round,
 )
-from league.services import results
+from league.services import results, rounds
 from league.services.packs import PURPOSES, dice_text, roll_lines
 
 
@@ -120,6 +120,8 @@ class RoundAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("mission rolls"))
     def rolls_list(self, obj: Round) -> str:
+        if obj.mission is None and not obj.rolls and not obj.tournament.rules.rolls_missions:
+            return _("none: this game system is played with the organisers' scenario")
         return mission_rolls_text(obj)
 
     @admin.display(description=_("pairing summary"))
@@ -151,9 +153,36 @@ class RoundAdmin(ReadOnlyAdmin):
 
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         if obj is not None:
-            context["can_publish"] = (obj.status == Round.Status.DRAFT
-                                      and request.user.has_perm("league.change_tournament"))
+            may_change = request.user.has_perm("league.change_tournament")
+            context["can_publish"] = obj.status == Round.Status.DRAFT and may_change
+            # Rounds of systems without rolled missions are played with the organisers' text.
+            if may_change and (obj.scenario or not obj.tournament.rules.rolls_missions):
+                context["scenario_form"] = ScenarioForm(initial={"scenario": obj.scenario})
         return super().render_change_form(request, context, add, change, form_url, obj)
+
+    def get_urls(self):
+        scenario = self.admin_site.admin_view(require_POST(self.scenario_view))
+        return [path("<int:pk>/scenario/", scenario, name="league_round_scenario"),
+                *super().get_urls()]
+
+    def scenario_view(self, request, pk: int):
+        if not request.user.has_perm("league.change_tournament"):
+            raise PermissionDenied
+        round_ = get_object_or_404(Round.objects.select_related("tournament"), pk=pk)
+        form = ScenarioForm(request.POST)
+        if not form.is_valid():
+            for errors in form.errors.values():
+                messages.error(request, " ".join(errors))
+            return HttpResponseRedirect(admin_url(round_))
+        try:
+            rounds.set_scenario(Actor.of(request), round_.tournament, round_.number,
+                                form.cleaned_data["scenario"])
+        except ServiceError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, _("Round %(number)s: scenario saved.")
+                             % {"number": round_.number})
+        return HttpResponseRedirect(admin_url(round_))
 
 
 def report_rows(game: Game) -> list[dict[str, Any]]:

@@ -5,6 +5,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import admin, messages
+from django.contrib.admin.utils import flatten_fieldsets
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
 from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonResponse
@@ -12,9 +13,11 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.html import format_html, format_html_join
+from django.utils.text import Truncator
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from armylists.models import GameSystem
 from league.admin.common import (
     EMPTY,
     PLAYER_EDITABLE,
@@ -28,7 +31,17 @@ from league.admin.common import (
     with_main_list_validity,
 )
 from league.admin.event_import import import_event_view
-from league.admin.forms import ImportForm, RepairForm, TournamentForm
+from league.admin.forms import (
+    DEFAULT_SYSTEM,
+    MODEL_FIELDS,
+    SUGGESTED_POINTS,
+    ImportForm,
+    RepairForm,
+    TournamentForm,
+    event_systems,
+    setting_fields,
+    setting_title,
+)
 from league.audit import Actor, record
 from league.errors import Invalid, ServiceError
 from league.models import (
@@ -37,6 +50,7 @@ from league.models import (
     Tournament,
 )
 from league.services import exports, imports, lists, rounds, tournaments
+from league.systems import event_rules
 
 
 class PlayerInline(admin.TabularInline):
@@ -66,6 +80,15 @@ def round_summary(round_: Round) -> dict[str, int]:
     return {"tables": sum(1 for b, _d in rows if b is not None),
             "byes": sum(1 for b, _d in rows if b is None),
             "deviations": sum(len(d or []) for _b, d in rows)}
+
+
+def round_mission_text(round_: Round, rolls_missions: bool) -> str:
+    """What a round is played with: its rolled mission, or the organisers' scenario."""
+    if round_.mission is not None:
+        return round_.mission.name
+    if rolls_missions:
+        return _("per table")
+    return Truncator(round_.scenario).chars(60) or _("no scenario written yet")
 
 
 def paired_message(round_: Round, sentence: str) -> str:
@@ -149,8 +172,9 @@ class TournamentAdmin(ServiceErrorsMixin, admin.ModelAdmin):
     form = TournamentForm
     change_form_template = "admin/league/tournament/change_form.html"
     change_list_template = "admin/league/tournament/change_list.html"
-    list_display = ["name", "status", "level", "rounds", "player_count", "starts_on", "created_at"]
-    list_filter = ["status", "level"]
+    list_display = ["name", "status", "game_system", "level", "rounds", "player_count", "starts_on",
+                    "created_at"]
+    list_filter = ["status", "game_system", "level"]
     search_fields = ["name", "slug"]
     date_hierarchy = "created_at"
     actions = [
@@ -160,34 +184,116 @@ class TournamentAdmin(ServiceErrorsMixin, admin.ModelAdmin):
         bulk_transition(Status.FINISHED, _("Finish the tournament")),
     ]
     inlines = [PlayerInline]
-    base_fieldsets = [
-        (_("Event"), {"fields": ["name", "slug", "status", "starts_on", "language"]}),
-        (_("Armies and missions"), {"fields": [
-            "chart", "points_limit", "level", "rounds", "on_six", "missions"]}),
+    event_fieldset = (_("Event"), {"fields": ["name", "slug", "status", "starts_on", "language"]})
+    after_system_fieldsets = [
         (_("Lists"), {"fields": ["list_deadline", "lists_published"]}),
         (_("Pairing"), {"fields": ["require_check_in", "club_weight", "faction_weight",
                                    "bye_priority"]}),
-        (_("Scoring"), {"fields": ["win_points", "draw_points", "loss_points", "bye_points",
-                                   "tiebreaks"]}),
+        (_("Scoring"), {"fields": ["scoring_mode", "scoring_table", "win_points", "draw_points",
+                                   "loss_points", "bye_points", "tiebreaks"]}),
         (_("Dice"), {"fields": ["seed"]}),
     ]
     add_only = {"status", "lists_published"}  # not shown on the add page: services set them
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("level", "chart", "created_by").annotate(
+        return super().get_queryset(request).select_related(
+            "game_system", "level", "chart", "created_by").annotate(
             player_count=Count("players", distinct=True))
 
     @admin.display(description=_("players"), ordering="player_count")
     def player_count(self, obj: Tournament) -> int:
         return obj.player_count
 
+    # The game system: which fields the page shows ------------------------------------------
+
+    def _system(self, request, obj: Tournament | None) -> GameSystem | None:
+        """The system whose fields the form shows: the one sent (a save, or ``?game_system=``),
+        else the saved one; None on a new event's first step."""
+        cache = request.__dict__.setdefault("_event_system", {})
+        key = obj.pk if obj is not None else None
+        if key not in cache:
+            cache[key] = self._find_system(request, obj)
+        return cache[key]
+
+    @staticmethod
+    def _find_system(request, obj: Tournament | None) -> GameSystem | None:
+        source = request.POST if request.method == "POST" else request.GET
+        slug = source.get("game_system", "")
+        found = event_systems().filter(slug=slug).first() if slug else None
+        if found is not None:
+            return found
+        if obj is not None:
+            return obj.game_system
+        if request.method == "POST":
+            return GameSystem.objects.get(slug=DEFAULT_SYSTEM)
+        return None
+
+    def system_fieldsets(self, system: GameSystem | None) -> list[tuple[Any, dict]]:
+        """Only what the system uses: a level and mission rolls where Cities of Death missions
+        are rolled, a turn system where there is a choice, its own switches and settings."""
+        slug = system.slug if system is not None else DEFAULT_SYSTEM
+        rules = event_rules(slug)
+        armies = ["game_system", "chart", "points_limit", "rounds"]
+        if rules.rolls_missions:
+            armies += ["level", "on_six", "missions"]
+        if len(rules.turn_systems) > 1:
+            armies.append("turn_system")
+        found = [(_("Game and armies"), {"fields": armies})]
+        by_group: dict[str, list[str]] = {}
+        for name, (group, _key, _field) in setting_fields(slug).items():
+            by_group.setdefault(group, []).append(name)
+        found += [(setting_title(slug, group), {"fields": names})
+                  for group, names in by_group.items()]
+        return found
+
     def get_fieldsets(self, request, obj=None):
+        fieldsets = [self.event_fieldset, *self.system_fieldsets(self._system(request, obj)),
+                     *self.after_system_fieldsets]
         if obj is None:
             return [(title, {"fields": [f for f in opts["fields"] if f not in self.add_only]})
-                    for title, opts in self.base_fieldsets]
-        return [*self.base_fieldsets,
+                    for title, opts in fieldsets]
+        return [*fieldsets,
                 (_("Rounds"), {"fields": ["rounds_overview"]}),
                 (_("Record"), {"fields": ["created_by", "created_at"]})]
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        """The form of the system shown; the settings fields it adds itself are left out of the
+        model form's field list (they are no model fields)."""
+        fields = kwargs.pop("fields", None)
+        if fields is None:
+            fields = flatten_fieldsets(self.get_fieldsets(request, obj))
+        known = set(self.form.base_fields) | MODEL_FIELDS
+        kwargs["fields"] = [f for f in fields if f in known]
+        form = super().get_form(request, obj, change=change, **kwargs)
+        return type(form.__name__, (form,), {"system": self._system(request, obj)})
+
+    def get_changeform_initial_data(self, request):
+        initial = super().get_changeform_initial_data(request)
+        system = self._system(request, None)
+        if system is None:
+            return initial
+        initial["game_system"] = system.slug
+        if system.slug in SUGGESTED_POINTS:
+            initial.setdefault("points_limit", SUGGESTED_POINTS[system.slug])
+        charts = list(system.charts.values_list("pk", flat=True)[:2])
+        if len(charts) == 1:
+            initial.setdefault("chart", charts[0])
+        return initial
+
+    def add_view(self, request, form_url="", extra_context=None):
+        """Without JavaScript the form cannot change as a system is picked: a new event asks for
+        its system first, then shows that system's form (``?game_system=<slug>``)."""
+        if request.method == "GET" and self._system(request, None) is None:
+            return self._choose_system(request)
+        return super().add_view(request, form_url, extra_context)
+
+    def _choose_system(self, request):
+        asked = request.GET.get("game_system")
+        context = {**self.admin_site.each_context(request), "opts": self.opts,
+                   "title": _("Add tournament: choose its game system"),
+                   "systems": list(event_systems()), "asked": asked,
+                   "has_view_permission": self.has_view_permission(request)}
+        return TemplateResponse(request, "admin/league/tournament/choose_system.html", context)
 
     def get_readonly_fields(self, request, obj=None):
         if obj is None:
@@ -208,14 +314,15 @@ class TournamentAdmin(ServiceErrorsMixin, admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         actor = Actor.of(request)
         if change:
-            if form.changed_data:
+            fields = form.saved_fields()
+            if fields:
                 # Only the edited columns: the status and the lists flag belong to the services,
                 # which may have moved them since this page was loaded.
-                obj.save(update_fields=form.changed_data)
-                record(actor, "settings_changed", obj, obj, {"fields": sorted(form.changed_data)})
+                obj.save(update_fields=fields)
+                record(actor, "settings_changed", obj, obj, {"fields": fields})
             return
         # A blank slug or seed lets the service derive the slug and draw a random seed.
-        copy_saved(obj, tournaments.create_tournament(actor, **form.cleaned_data))
+        copy_saved(obj, tournaments.create_tournament(actor, **form.service_fields()))
 
     def save_formset(self, request, form, formset, change):
         if formset.model is not Player:
@@ -243,15 +350,16 @@ class TournamentAdmin(ServiceErrorsMixin, admin.ModelAdmin):
 
     @admin.display(description=_("rounds"))
     def rounds_overview(self, obj: Tournament) -> str:
+        rolls_missions = obj.rules.rolls_missions
         rows = [
             (admin_url(r), _("Round %(number)s") % {"number": r.number}, Round.Status(r.status).label,
-             r.mission.name if r.mission else _("per table"), r.game_count)
+             round_mission_text(r, rolls_missions), r.game_count)
             for r in self._rounds(obj)
         ]
         if not rows:
             return _("No round paired yet.")
         head = format_html("<tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr>",
-                           _("round"), _("status"), _("mission"), _("games"))
+                           _("round"), _("status"), _("mission or scenario"), _("games"))
         body = format_html_join("", '<tr><td><a href="{}">{}</a></td><td>{}</td><td>{}</td>'
                                     "<td>{}</td></tr>", rows)
         return format_html("<table>{}{}</table>", head, body)
@@ -308,7 +416,8 @@ class TournamentAdmin(ServiceErrorsMixin, admin.ModelAdmin):
 
     def _tournament(self, request, pk: int, *, change: bool = True) -> Tournament:
         tournament = get_object_or_404(
-            Tournament.objects.select_related("level", "chart", "dice", "created_by"), pk=pk)
+            Tournament.objects.select_related(
+                "game_system", "level", "chart", "dice", "created_by"), pk=pk)
         allowed = self.has_change_permission(request, tournament) if change else \
             self.has_view_permission(request, tournament)
         if not allowed:

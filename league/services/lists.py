@@ -110,7 +110,7 @@ def submit_system_list(actor: Actor, player: Player, *, role: str, rules: ListRu
     ``ListRefused`` for an unknown faction or option."""
     def check(chart: Chart, tournament: Tournament) -> tuple[list[dict], dict]:
         answer = rules.check(chart, data)
-        return rules.stored_items(data, answer), answer
+        return rules.stored_items(data, answer), rules.stored_report(data, answer)
 
     return submit_checked_list(actor, player, role=role, check=check)
 

@@ -17,6 +17,7 @@ from league.audit import Actor, record
 from league.errors import Conflict, Forbidden, Invalid, NotFound
 from league.models import Game, Player, PlayerList, Report, Round
 from league.scoring import bands_of, tournament_points
+from league.services.campaign_battles import report_outcome
 from league.services.rounds import complete_if_done
 from league.systems import Scored, normalised
 from missions import legality, objectives
@@ -38,6 +39,8 @@ class ResultInput:
     comment: str = ""
     # The game system's own result facts (api-v1-systems: the report's top-level "outcome").
     facts: Mapping[str, Any] | None = None
+    # An Epic 40,000 campaign battle's "campaign" facts (league/services/campaign_battles).
+    campaign: Mapping[str, Any] | None = None
 
 
 def locked_game(game_id: int) -> Game:
@@ -139,6 +142,13 @@ def recorded_winner(game: Game, content: ResultInput) -> int | None:
     return winner
 
 
+def preview(game: Game, content: ResultInput) -> Scored:
+    """What ``report`` would record for ``content`` (the system's reading of its facts and the
+    event's band table included), checked as ``report`` checks it; nothing is stored. The game
+    page says it before a report is sent; ``Invalid`` (or a malformed outcome) as ``report``."""
+    return _check_content(game, content)
+
+
 def _decide(game: Game, content: ResultInput) -> int | None:
     sides = tuple(str(p) for p in game.player_ids)
     points = {str(k): int(v) for k, v in content.victory_points.items()}
@@ -186,7 +196,8 @@ def report(actor: Actor, game_id: int, content: ResultInput) -> Game:
     scored = _check_content(game, content)
     new = Report.objects.create(
         game=game, reporter=actor.user, by_player=me, winner_id=scored.winner,
-        outcome=dict(scored.outcome), comment=content.comment[:500],
+        outcome=report_outcome(game, scored.outcome, content.campaign),
+        comment=content.comment[:500],
         victory_points={str(k): int(v) for k, v in scored.victory_points.items()},
         stratagems={str(k): list(v) for k, v in content.stratagems.items()},
     )

@@ -15,6 +15,7 @@ from league.errors import Conflict, Invalid, NotFound
 from league.models import Game, Player, PlayerList, Round, Tournament
 from league.services.standings import pairing_states
 from league.services.tournaments import advance, locked_tournament, require_staff
+from league.systems import NOT_FOR_EVENTS
 from missions import services as missions
 from missions.catalogue_types import MissionSpec
 from missions.dice import Roller
@@ -59,6 +60,10 @@ def _next_number(tournament: Tournament) -> tuple[int, Round | None]:
 
 
 def _check_pairable(tournament: Tournament) -> None:
+    if tournament.game_system.kind in NOT_FOR_EVENTS:
+        # A campaign's turns are opened by the campaign, never paired as Swiss rounds.
+        raise Conflict(_("This event is a campaign: its turns are opened from the campaign."),
+                       "campaign_event")
     if tournament.status == Status.FINISHED:
         raise Conflict(_("This tournament is finished."), "tournament_finished")
     if tournament.status not in PAIRABLE:

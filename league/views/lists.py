@@ -1,4 +1,6 @@
-"""A player's army list: units form, pasted export or uploaded file; the report at once."""
+"""A player's army list: units form, pasted export or uploaded file; the report at once.
+Systems with list rules of their own (Warhammer Battle, Urban War) have their own rows and
+report (league/views/system_lists.py) around the same page."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -21,6 +23,7 @@ from league.errors import Invalid, NotFound
 from league.forms import PasteForm, UnitFormSet, UploadForm
 from league.models import Player, Tournament
 from league.services import lists, tournaments
+from league.views import system_lists
 from league.views.common import attempt, visible_tournament
 
 PREFIX = "units"
@@ -38,6 +41,8 @@ def player_list(request, slug: str, pk: int):
     if not lists.may_read(actor, player, event):
         raise PermissionDenied(_("Lists are not published yet."))
     role, chart = _role(request, event)
+    page = system_lists.page_for(chart)  # None: the count-based charts below
+    ref = page.reference(chart) if page is not None else None
     editable = lists.may_edit(actor, player)
     locked = lists.lists_locked(event) and not player.list_unlocked
     current = lists.current_list(player, role)
@@ -45,10 +50,12 @@ def player_list(request, slug: str, pk: int):
     if request.method == "POST":
         if not editable:
             raise PermissionDenied(_("Only this player or an organiser can change this list."))
-        done, forms = _submit(request, actor, event, player, role, chart)
+        if page is None:
+            done, forms = _submit(request, actor, event, player, role, chart)
+        else:
+            done, forms = system_lists.submit(page, ref, request, actor, event, player, role, chart)
         if done:
             return redirect(list_url(slug, pk, role))
-    names = list_services.slot_names(chart.game_system)  # once: the report and the form share it
     history = lists.history(current) if current is not None else []
     shown = _version(request, history)
     latest = shown is None or shown is history[0]
@@ -57,7 +64,13 @@ def player_list(request, slug: str, pk: int):
                "versions": _version_rows(history, shown, list_url(slug, pk, role)),
                "old_version": not latest,
                "editable": editable and not locked and latest, "locked": locked,
-               "not_saved": _not_saved(request, forms), **_report_context(shown, names)}
+               "not_saved": _not_saved(request, forms)}
+    if page is not None:
+        context.update(system_lists.page_context(page, ref, event, player, chart, shown, forms,
+                                                 context["editable"]))
+        return render(request, page.template, context)
+    names = list_services.slot_names(chart.game_system)  # once: the report and the form share it
+    context.update(_report_context(shown, names))
     if context["editable"]:
         context.update(_blank_forms(list(names.items()), shown, forms))
         _attach_problems(context["formset"], context.get("report"))
@@ -74,6 +87,8 @@ def _not_saved(request, forms: dict[str, Any]) -> dict[str, Any] | None:
         errors = [*form.non_form_errors(), *(e for f in form.forms for e in f.non_field_errors())]
     else:
         errors = [error for field_errors in form.errors.values() for error in field_errors]
+    # Why a system's own body or rules turned the list down (league/views/system_lists.py).
+    errors += forms.get("refused", [])
     return {"errors": errors, "anchor": FORM_ANCHORS[key]}
 
 

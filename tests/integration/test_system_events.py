@@ -285,3 +285,11 @@ def test_the_event_page_of_a_scenario_round(staff, client):
     players(staff, cod, 2, "pagecod")
     run_round(staff, cod)
     assert ">Mission<" in client.get(f"/tournaments/{cod}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+
+def test_the_faction_of_an_api_list_is_kept(staff):
+    slug = create(staff, WHFB)["slug"]
+    (pid, client), = players(staff, slug, 1, "fac")
+    expect(put(client, f"/tournaments/{slug}/players/{pid}/list/", {"faction": "empire", "units": EMPIRE}), 200)
+    stored = expect(get(client, f"/tournaments/{slug}/players/{pid}/list/"), 200)
+    assert stored["report"]["faction"] == "empire"

@@ -1,0 +1,122 @@
+"""What a campaign shows, and to whom: the public campaign and score, a side's own army, and
+the map under the hidden-information rule (R12: « Sur la face visible du pion est simplement
+écrit le nom de l'armée »; a detachment's name is seen by its owner, by staff, and by an enemy
+that met it in battle or saw it through infiltration)."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from league.audit import Actor
+from league.campaign import map as grid
+from league.campaign import tools
+from league.campaign_models import Campaign, CampaignDetachment, CampaignReveal, CampaignSide
+from league.errors import Forbidden
+from league.services.campaigns import (
+    SETTING_UP,
+    control_of,
+    current_turn,
+    next_placer,
+    scores_of,
+    settings_of,
+    side_of_actor,
+    sides_of,
+)
+
+
+def viewer_side(actor: Actor, campaign: Campaign) -> str | None:
+    """Whose eyes the map is seen with: None for staff (everything), the player's side, or 403."""
+    if actor.is_staff:
+        return None
+    mine = side_of_actor(actor, campaign)
+    if mine is None:
+        raise Forbidden(_("Only the campaign's players and organisers can see its map."),
+                        "not_a_participant")
+    return mine.side
+
+
+def revealed_to(campaign: Campaign, side: str) -> frozenset[int]:
+    """R12: the enemy detachments ``side`` has seen (by battle or infiltration)."""
+    return frozenset(CampaignReveal.objects.filter(
+        detachment__side__campaign=campaign, to_side=side).values_list("detachment_id", flat=True))
+
+
+def shown_name(row: CampaignDetachment, viewer: str | None, revealed: frozenset[int]) -> str | None:
+    """R12: « Sur la face visible du pion est simplement écrit le nom de l'armée »: a detachment's
+    name for staff, its owner, and an enemy that has seen it; None otherwise."""
+    if viewer is None or row.side.side == viewer or row.pk in revealed:
+        return row.name
+    return None
+
+
+def map_view(actor: Actor, campaign: Campaign) -> list[dict[str, Any]]:
+    """The 18 territories as ``actor`` may see them (contract ``GET .../map/``)."""
+    viewer = viewer_side(actor, campaign)
+    revealed = revealed_to(campaign, viewer) if viewer is not None else frozenset()
+    control = control_of(campaign)
+    majors = {code for row in campaign.sides.all() for code in row.majors}
+    rows = CampaignDetachment.objects.filter(side__campaign=campaign, destroyed=False).exclude(
+        location="").select_related("side").order_by("-side__side", "position", "pk")
+    counters: dict[str, list[dict[str, Any]]] = {code: [] for code in grid.CODES}
+    for row in rows:
+        counters[row.location].append({"side": row.side.side, "army_name": row.side.army_name,
+                                       "detachment": shown_name(row, viewer, revealed)})
+    fortified, isolated = set(campaign.fortified), set(campaign.isolated)
+    return [{"code": code, "home_side": t.home_side, "line": t.line, "major": code in majors,
+             "controller": control[code], "fortified": code in fortified,
+             "isolated": code in isolated, "counters": counters[code]}
+            for code, t in grid.TERRITORIES.items()]
+
+
+def score_view(campaign: Campaign) -> dict[str, Any]:
+    """The public ledger (R35–R40): the kind and points of each line, never a detachment name."""
+    entries = [{"turn": e.turn, "side": e.side, "kind": e.kind, "points": e.points}
+               for e in campaign.score_entries.order_by("turn", "pk")]
+    return {"entries": entries, "totals": scores_of(campaign)}
+
+
+def side_view(row: CampaignSide, score: int) -> dict[str, Any]:
+    """A side as anyone may see it: its player, army name, faction, strategic value, score and
+    majors (public, G30); never its detachments (R12)."""
+    return {"side": row.side, "player": row.player_id, "name": row.player.name,
+            "army_name": row.army_name, "faction": row.faction,
+            "strategic_value": row.strategic_value,
+            "initiative_value": tools.initiative_value(row.strategic_value),
+            "score": score, "majors": list(row.majors)}
+
+
+def campaign_view(campaign: Campaign) -> dict[str, Any]:
+    """The contract's ``GET /campaigns/{slug}/`` (public)."""
+    sides, scores = sides_of(campaign), scores_of(campaign)
+    turn = current_turn(campaign)
+    settings = {**settings_data(campaign), "victory_score": campaign.victory_score}
+    victory = ({"side": campaign.winner, "reason": campaign.victory_reason}
+               if campaign.winner else None)
+    return {
+        "slug": campaign.slug, "name": campaign.name, "status": campaign.status,
+        "tournament": campaign.tournament.slug, "army_points": campaign.army_points,
+        "settings": settings, "planet": campaign.planet or None,
+        "sides": {side: (side_view(sides[side], scores[side]) if side in sides else None)
+                  for side in grid.SIDES},
+        "turn": campaign.current_turn or None,
+        "phase": (turn.phase or None) if turn is not None else None,
+        "placement_next": next_placer(campaign) if campaign.status in SETTING_UP else None,
+        "victory": victory,
+    }
+
+
+def settings_data(campaign: Campaign) -> dict[str, Any]:
+    cfg = settings_of(campaign)
+    return {"adjacency": cfg.adjacency, "planet_on_eight": cfg.planet_on_eight,
+            "territory_scoring": cfg.territory_scoring,
+            "battle_points_basis": cfg.battle_points_basis,
+            "other_sectors_table": {str(k): v for k, v in sorted(cfg.other_sectors_table.items())}}
+
+
+def army_view(owner: CampaignSide) -> dict[str, Any]:
+    """A side's own detachments (its player and staff only)."""
+    return {"side": owner.side, "detachments": [
+        {"name": d.name, "points": d.points, "kind": d.kind,
+         "supreme_commander": d.supreme_commander, "territory": d.location or None,
+         "destroyed": d.destroyed} for d in owner.detachments.all()]}
