@@ -423,8 +423,8 @@ def system_sheet(game: Game, catalogue: Catalogue | None, kit: SheetKit) -> Tabl
         sheet = TableSheet(table=game.table, mission_key=None,
                            a=Side(players[0].name, players[0].club, players[0].faction),
                            b=Side(players[1].name, players[1].club, players[1].faction))
-    blocks, boxes = kit.sheet_parts(game, players)
-    return replace(sheet, blocks=blocks, boxes=boxes)
+    parts = kit.sheet_parts(game, players)
+    return replace(sheet, blocks=parts.blocks, back_blocks=parts.back_blocks, boxes=parts.boxes)
 
 
 def pack_header(round_: Round, games: list[Game]) -> PackHeader:

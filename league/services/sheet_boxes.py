@@ -4,18 +4,20 @@ A system names the blocks its sheets print (``EventRules.sheet_blocks``, league/
 box name here has a builder that reads the event (and the game, for per-table boxes) and gives
 the box, or None where the event does not use it: a standard turn system, stakes or baggage not
 enabled, win/draw/loss scoring. What every table prints alike is built once per pack, and the
-Dynamics list sizes are read in one query for the whole round (``SheetKit``).
+Dynamics list sizes and the Urban War commandos are read once for the whole round (``SheetKit``).
+A system's ``back_blocks`` print on a second page per table, built the same way.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
 from league import scoring
 from league.models import Game, Player, Round
-from league.services import dynamics
+from league.services import dynamics, urban_war_sheet
 from missions.packs.data import (
     CORE_BLOCKS,
     BaggageBox,
@@ -37,34 +39,54 @@ class UnknownBlock(LookupError):
     """A system names a sheet block that no template prints (a programming error)."""
 
 
+@dataclass(frozen=True)
+class SheetParts:
+    """What a table's sheet prints: the front's blocks and the back's, in order, and the
+    boxes among them."""
+
+    blocks: tuple[str, ...]
+    back_blocks: tuple[str, ...]
+    boxes: tuple[Box, ...]
+
+
 class SheetKit:
     """What one pack's boxes read, gathered once for the round."""
 
     def __init__(self, round_: Round, games: Sequence[Game]) -> None:
         self.round = round_
         self.tournament = round_.tournament
-        self.blocks: tuple[str, ...] = self.tournament.rules.sheet_blocks
-        unknown = [n for n in self.blocks if n not in CORE_BLOCKS and n not in BUILDERS]
+        rules = self.tournament.rules
+        self.blocks: tuple[str, ...] = rules.sheet_blocks
+        self.back_blocks: tuple[str, ...] = rules.back_blocks
+        named = (*self.blocks, *self.back_blocks)
+        unknown = [n for n in named if n not in CORE_BLOCKS and n not in BUILDERS]
         if unknown:
             raise UnknownBlock(", ".join(unknown))
-        # Only a Dynamics event reads the lists: one query for every player of the round.
+        # Lists are read only by the boxes that print them: one query for every player of the
+        # round, never one per table.
         ids = [pid for game in games for pid in game.player_ids]
         self.sizes = dynamics.list_sizes(ids) if dynamics.is_dynamics(self.tournament) else {}
+        self.commandos = (urban_war_sheet.read_commandos(self.tournament, ids)
+                          if "urban_war_commandos" in named else None)
         self._shared: dict[str, Box | None] = {}
 
-    def sheet_parts(self, game: Game, players: Sequence[Player]
-                    ) -> tuple[tuple[str, ...], tuple[Box, ...]]:
-        """The blocks a table's sheet prints, in order, and the boxes among them; ``players``
-        in the sheet's column order."""
-        blocks: list[str] = []
+    def sheet_parts(self, game: Game, players: Sequence[Player]) -> SheetParts:
+        """The blocks a table's sheet prints, front and back, and the boxes among them;
+        ``players`` in the sheet's column order."""
         boxes: list[Box] = []
-        for name in self.blocks:
-            box = None if name in CORE_BLOCKS else self._box(name, game, players)
-            if name in CORE_BLOCKS or box is not None:
-                blocks.append(name)
-            if box is not None:
-                boxes.append(box)
-        return tuple(blocks), tuple(boxes)
+
+        def printed(names: tuple[str, ...]) -> tuple[str, ...]:
+            kept = []
+            for name in names:
+                box = None if name in CORE_BLOCKS else self._box(name, game, players)
+                if name in CORE_BLOCKS or box is not None:
+                    kept.append(name)
+                if box is not None:
+                    boxes.append(box)
+            return tuple(kept)
+
+        blocks = printed(self.blocks)
+        return SheetParts(blocks, printed(self.back_blocks), tuple(boxes))
 
     def _box(self, name: str, game: Game, players: Sequence[Player]) -> Box | None:
         if name in SHARED:
@@ -153,14 +175,43 @@ def orders_text(units: int) -> str:
     return gettext("%(count)d (one per unit)") % {"count": units}
 
 
+# --- Urban War (league/services/urban_war_sheet) -----------------------------------------------
+
+def urban_war_commandos_box(kit: SheetKit, game: Game, players: Sequence[Player]) -> Box | None:
+    if kit.commandos is None:
+        return None
+    return urban_war_sheet.commandos_box(kit.commandos, players)
+
+
+def urban_war_initiative_box(kit: SheetKit, game: Game, players: Sequence[Player]) -> Box:
+    return urban_war_sheet.initiative_box(players)
+
+
+def urban_war_setup_box(kit: SheetKit) -> Box:
+    return urban_war_sheet.setup_box()
+
+
+def urban_war_outcome_box(kit: SheetKit) -> Box:
+    return urban_war_sheet.outcome_box(kit.tournament)
+
+
+def urban_war_reference_box(kit: SheetKit) -> Box:
+    return urban_war_sheet.reference_box()
+
+
 SHARED: dict[str, Callable[[SheetKit], Box | None]] = {
     "scenario": scenario_box,
     "mantlets": mantlets_box,
     "stakes": stakes_box,
     "baggage": baggage_box,
     "vp_table": vp_table_box,
+    "urban_war_setup": urban_war_setup_box,
+    "urban_war_outcome": urban_war_outcome_box,
+    "urban_war_reference": urban_war_reference_box,
 }
 PER_TABLE: dict[str, Callable[[SheetKit, Game, Sequence[Player]], Box | None]] = {
     "dynamics": dynamics_box,
+    "urban_war_commandos": urban_war_commandos_box,
+    "urban_war_initiative": urban_war_initiative_box,
 }
 BUILDERS = frozenset(SHARED) | frozenset(PER_TABLE)

@@ -29,15 +29,17 @@ from league.models import AuditEntry, Game, Round
 from league.services.results import locked_game, visible_game
 from missions import dynamics, pregame, urban_war
 from missions import services as missions
-from missions.dice import EnteredDiceError, EnteredRoller, Roll, Roller
+from missions.dice import EnteredDiceError, EnteredRoller, Roll, Roller, roll_off
 from missions.systems_messages import system_message
 
 ACTION = "table_roll"
 GAME_LENGTH, RESERVES, NIGHT, D6, TWO_D6, D3 = "game_length", "reserves", "night_fighting", "d6", "2d6", "d3"
 D10 = "d10"
 ADVANTAGE, INITIATIVE = dynamics.PURPOSE_ADVANTAGE, urban_war.PURPOSE_INITIATIVE
+# Urban War set-up (U-R15): the side roll after terrain, the start roll after deployment.
+SETUP_SIDE, SETUP_START = urban_war.PURPOSE_SIDE, urban_war.PURPOSE_START
 PLAIN = {D6: "D6", TWO_D6: "2D6", D3: "D3", D10: "D10"}
-KINDS = (GAME_LENGTH, RESERVES, NIGHT, *PLAIN, ADVANTAGE, INITIATIVE)
+KINDS = (GAME_LENGTH, RESERVES, NIGHT, *PLAIN, ADVANTAGE, INITIATIVE, SETUP_SIDE, SETUP_START)
 RULE_GAME_LENGTH, RULE_RESERVES, RULE_DAWN_DUSK = "duree-aleatoire", "reserves", "aube-crepuscule"
 MAX_EXTRA_TURNS = 3  # §7.4: at most three extra turns
 MAX_WHAT = 60
@@ -238,6 +240,8 @@ def _action(game: Game, request: TableRollRequest) -> Action:
         return _advantage(game, request)
     if request.kind == INITIATIVE:
         return _initiative(game, request)
+    if request.kind in (SETUP_SIDE, SETUP_START):
+        return _setup_roll(request.kind)
     expression = PLAIN[request.kind]
     return lambda roller: Thrown((roller.roll(expression, "table"),))
 
@@ -305,6 +309,15 @@ def _initiative(game: Game, request: TableRollRequest) -> Action:
     def act(roller: Roller) -> Thrown:
         result = urban_war.initiative(roller, SIDES, turn, down)
         return _roll_off(result.raw, {r.player: r.modifier for r in result.rolls}, result.winner, details)
+    return act
+
+
+def _setup_roll(kind: str) -> Action:
+    """An Urban War set-up roll-off: D10 each, ties re-rolled; the side roll's winner chooses the
+    table edge (the loser who deploys first), the start roll's winner who starts (U-R15)."""
+    def act(roller: Roller) -> Thrown:
+        result = roll_off(roller, kind, SIDES, die=urban_war.D10)
+        return _roll_off(result.rolls, dict.fromkeys(SIDES, 0), result.winner, {})
     return act
 
 

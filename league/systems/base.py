@@ -41,6 +41,8 @@ class EventRules:
     # What a table sheet of the mission pack prints, in order: missions/packs/data.CORE_BLOCKS
     # or a box of league/services/sheet_boxes.BUILDERS (left out where the event does not use it).
     sheet_blocks: ClassVar[tuple[str, ...]] = ("scenario", "vp_table", "result")
+    # Blocks printed on the back of each table sheet, a second page (none: one page per table).
+    back_blocks: ClassVar[tuple[str, ...]] = ()
     # Table rolls a game of this system offers, by turn system (league/services/table_rolls);
     # a turn system not listed rolls as the standard one.
     roll_kinds: ClassVar[Mapping[str, tuple[str, ...]]] = {STANDARD: PLAIN_ROLLS}

@@ -46,8 +46,14 @@ class UrbanWarEvent(EventRules):
     slug = "urban-war"
     settings = UrbanWarSettingsSerializer
     outcome = UrbanWarOutcomeSerializer
-    roll_kinds = {STANDARD: ("d10", "urban_war_initiative")}  # every Urban War roll is a D10
+    roll_kinds = {STANDARD: ("d10", "urban_war_side", "urban_war_initiative", "urban_war_start")}  # every Urban War roll is a D10
     derives_victory_points = True
+    # The front is written on at the table (both commandos with their follow-up boxes, set-up,
+    # initiative per turn, result); the back is read: the scenario and the D10 reference card,
+    # so that two 20-model commandos and a 5,000-character scenario each keep a whole page.
+    sheet_blocks = ("urban_war_commandos", "urban_war_setup", "urban_war_initiative",
+                    "urban_war_outcome", "result")
+    back_blocks = ("scenario", "urban_war_reference", "vp_table")
 
     def list_inputs(self, tournament: Any) -> dict[str, Any]:
         stored = tournament.settings or {}

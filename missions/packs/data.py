@@ -84,6 +84,9 @@ class Box:
     what differs from table to table goes in slots: ``slot_texts``, emptied by ``blank``."""
 
     name: ClassVar[str] = ""
+    # Printed as rows of the sheet's result table (core block "result") instead of on its own:
+    # what a system adds to the result then sits with the winner and the signatures.
+    in_result: ClassVar[bool] = False
 
     @property
     def crowds(self) -> bool:
@@ -184,7 +187,8 @@ class VpTableBox(Box):
 class TableSheet:
     """One table's page: the per-table data, the key of its shared mission block (None: a
     system without rolled missions) and the blocks it prints, in order (``CORE_BLOCKS`` or the
-    name of one of ``boxes``)."""
+    name of one of ``boxes``). Blocks in ``back_blocks`` print on a second page, the sheet's
+    back (printed duplex, both pages stay one sheet of paper)."""
 
     table: int
     mission_key: str | None
@@ -193,13 +197,18 @@ class TableSheet:
     rolls: tuple[RollLine, ...] = ()
     blocks: tuple[str, ...] = CORE_BLOCKS
     boxes: tuple[Box, ...] = ()
+    back_blocks: tuple[str, ...] = ()
+
+    @property
+    def pages(self) -> int:
+        return 2 if self.back_blocks else 1
 
     @property
     def form_key(self) -> tuple:
         """What the sheet prints besides its slots: sheets with equal keys share one form."""
         return (self.mission_key, self.a.role, self.b.role, self.a.allowance, self.b.allowance,
                 tuple((r.step, bool(r.shared)) for r in self.rolls), self.blocks,
-                tuple(box.blank() for box in self.boxes))
+                tuple(box.blank() for box in self.boxes), self.back_blocks)
 
     def blank(self) -> TableSheet:
         """The sheet with every slot empty: its form (``shared`` stays set: it picks the cells)."""
@@ -213,6 +222,8 @@ class TableSheet:
         """The text of each slot, by the slot names of ``templates/packs/sheets.html`` and the
         templates of its blocks."""
         texts = {"table": str(self.table), "rolls_a": self.a.name, "rolls_b": self.b.name}
+        if self.back_blocks:
+            texts["back_table"] = str(self.table)
         for prefix, side in (("a", self.a), ("b", self.b)):
             texts.update({f"{prefix}_name": side.name, f"{prefix}_club": side.club,
                           f"{prefix}_faction": side.faction})
@@ -225,10 +236,25 @@ class TableSheet:
 
     @property
     def parts(self) -> list[tuple[str, Box | None]]:
-        """(template, box) per block, in print order: how ``sheets.html`` dispatches."""
+        """(template, box) per block of the front, in print order: how ``sheets.html``
+        dispatches (a box printed inside the result table is left to ``result_parts``)."""
+        return self._parts(self.blocks)
+
+    @property
+    def back_parts(self) -> list[tuple[str, Box | None]]:
+        """(template, box) per block of the back page, in print order."""
+        return self._parts(self.back_blocks)
+
+    @property
+    def result_parts(self) -> list[tuple[str, Box]]:
+        """(template, box) of the boxes whose rows join the result table."""
+        return [(f"packs/boxes/{box.name}.html", box) for box in self.boxes if box.in_result]
+
+    def _parts(self, names: tuple[str, ...]) -> list[tuple[str, Box | None]]:
         boxes = {box.name: box for box in self.boxes}
         return [(f"packs/blocks/{name}.html", None) if name in CORE_BLOCKS
-                else (f"packs/boxes/{name}.html", boxes[name]) for name in self.blocks]
+                else (f"packs/boxes/{name}.html", boxes[name]) for name in names
+                if name in CORE_BLOCKS or not boxes[name].in_result]
 
     @property
     def dense(self) -> bool:

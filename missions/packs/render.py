@@ -5,9 +5,11 @@ a few MiB per sheet), so a pack is built in three steps:
 
 1. forms: one page per distinct *form* (mission or scenario, roles, allowances, pre-game steps,
    the game system's boxes: everything a sheet prints that is not a slot), laid out once with
-   every slot empty. The slot rectangles and their text style are read back from the layout.
-2. overlays: per chunk of ``chunk_tables`` sheets, one WeasyPrint document whose pages hold only
-   the slot texts (names, table number, dice), absolutely positioned: cheap to lay out.
+   every slot empty; two pages when the system prints a back (``TableSheet.back_blocks``). The
+   slot rectangles and their text style are read back from the layout.
+2. overlays: per chunk of ``chunk_tables`` sheets, one WeasyPrint document whose pages (one per
+   form page) hold only the slot texts (names, table number, dice), absolutely positioned:
+   cheap to lay out.
 3. merge: each form page becomes a PDF Form XObject, drawn under the overlay pages of its
    sheets; the front matter (cover, pairings) and the chunks are concatenated in order.
 
@@ -55,11 +57,17 @@ FormLayout = tuple[Slot, ...]
 
 @dataclass(frozen=True)
 class Forms:
-    """The forms of a pack: a PDF with one page per form, and each page's slots."""
+    """The forms of a pack: a PDF with one page per form page, and each page's slots. A form
+    whose sheets have a back (``TableSheet.pages`` 2) takes two pages, from ``index[key]``."""
 
     pdf: bytes
     layouts: tuple[FormLayout, ...]
     index: Mapping[tuple, int]
+
+    def pages_of(self, sheet: TableSheet) -> range:
+        """The form pages a sheet is printed on, in order."""
+        first = self.index[sheet.form_key]
+        return range(first, first + sheet.pages)
 
 
 @dataclass(frozen=True)
@@ -71,7 +79,7 @@ class Job:
     pairings: tuple[PairingLine, ...] = ()
     missions: Mapping[str, MissionBlock] = field(default_factory=dict)
     sheets: tuple[TableSheet, ...] = ()
-    form_of: tuple[int, ...] = ()  # per sheet, its page in Forms.pdf
+    form_of: tuple[int, ...] = ()  # per overlay page (a sheet has one or two), its page in Forms.pdf
     layouts: Mapping[int, FormLayout] = field(default_factory=dict)
 
     @property
@@ -94,7 +102,7 @@ def sheet_jobs(content: PackContent, forms: Forms,
     result = []
     for start in range(0, len(content.sheets), chunk_tables):
         sheets = content.sheets[start:start + chunk_tables]
-        form_of = tuple(forms.index[s.form_key] for s in sheets)
+        form_of = tuple(page for s in sheets for page in forms.pages_of(s))
         layouts = {i: forms.layouts[i] for i in set(form_of)}
         result.append(Job(content.header, sheets=sheets, form_of=form_of, layouts=layouts))
     return result
@@ -147,10 +155,15 @@ def overlay_html(job: Job) -> str:
     classes = [(f"f{form}s{i}", slot.css) for form, layout in sorted(job.layouts.items())
                for i, slot in enumerate(layout)]
     pages = []
-    for sheet, form in zip(job.sheets, job.form_of, strict=True):
+    forms = iter(job.form_of)
+    for sheet in job.sheets:
         texts = sheet.slot_texts()
-        pages.append([(f"f{form}s{i}", texts[slot.name])
-                      for i, slot in enumerate(job.layouts[form]) if texts.get(slot.name)])
+        # Slot names are unique across a sheet's pages: each page takes the slots of its form.
+        for form in (next(forms) for _page in range(sheet.pages)):
+            pages.append([(f"f{form}s{i}", texts[slot.name])
+                          for i, slot in enumerate(job.layouts[form]) if texts.get(slot.name)])
+    if next(forms, None) is not None:
+        raise RenderError(f"{len(job.form_of)} form pages for {len(pages)} overlay pages")
     return render_to_string("packs/overlay.html",
                             {"h": job.header, "classes": classes, "pages": pages})
 
@@ -182,8 +195,8 @@ def render_job(job: Job) -> bytes:
     """One document as PDF bytes (top-level, so a process pool can call it)."""
     if job.overlay:
         document = _layout(overlay_html(job), styled=False)
-        if len(document.pages) != len(job.sheets):
-            raise RenderError(f"{len(job.sheets)} overlays gave {len(document.pages)} pages")
+        if len(document.pages) != len(job.form_of):
+            raise RenderError(f"{len(job.form_of)} overlay pages gave {len(document.pages)} pages")
     else:
         document = _layout(document_html(job.header, front=job.front, pairings=job.pairings,
                                          missions=job.missions, sheets=job.sheets))
@@ -200,14 +213,25 @@ def render_forms(content: PackContent) -> Forms:
     document = _layout(document_html(
         content.header, missions={k: m for k, m in content.missions.items() if k in used},
         sheets=[examples[k] for k in keys]))
-    if len(document.pages) != len(keys):
-        if all(examples[k].mission_key is None for k in keys):
-            raise RenderError(_("A table sheet does not fit on one page: shorten the round's "
-                                "scenario or the victory-point table."))
-        raise RenderError(_("A table sheet does not fit on one page: shorten the mission's texts "
-                            "or its special rules."))
+    index, pages = {}, 0
+    for key in keys:
+        index[key], pages = pages, pages + examples[key].pages
+    if len(document.pages) != pages:
+        raise RenderError(_overflow_message([examples[k] for k in keys]))
     layouts = tuple(_slots(page) for page in document.pages)
-    return Forms(document.write_pdf() if keys else b"", layouts, {k: i for i, k in enumerate(keys)})
+    return Forms(document.write_pdf() if keys else b"", layouts, index)
+
+
+def _overflow_message(examples: Sequence[TableSheet]) -> str:
+    """What the organisers can shorten when a sheet spills over its page(s)."""
+    if any(sheet.back_blocks for sheet in examples):
+        return _("A table sheet does not fit on its two pages: shorten the round's scenario or "
+                 "the commandos.")
+    if all(sheet.mission_key is None for sheet in examples):
+        return _("A table sheet does not fit on one page: shorten the round's scenario or the "
+                 "victory-point table.")
+    return _("A table sheet does not fit on one page: shorten the mission's texts or its special "
+             "rules.")
 
 
 def _slots(page: Any) -> FormLayout:

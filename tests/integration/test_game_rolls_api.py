@@ -109,7 +109,8 @@ def test_every_system_roll_kind_is_a_kind_the_service_rolls():
             assert kinds and set(kinds) <= set(table_rolls.KINDS), rules
     assert REGISTRY["w40k4"].table_roll_kinds("dynamics")[-1] == "dynamics_advantage"
     assert "dynamics_advantage" not in REGISTRY["w40k4"].table_roll_kinds("standard")
-    assert REGISTRY["urban-war"].table_roll_kinds("standard") == ("d10", "urban_war_initiative")
+    assert REGISTRY["urban-war"].table_roll_kinds("standard") == (
+        "d10", "urban_war_side", "urban_war_initiative", "urban_war_start")
     assert REGISTRY["whfb"].table_roll_kinds("standard") == ("d6", "2d6", "d3")
 
 
@@ -303,6 +304,20 @@ def test_urban_war_initiative_with_a_commander_down_and_a_tie(uw):
     assert server["winner"] in (a, b) and server["commander_down"] == []
 
 
+@pytest.mark.parametrize("kind", ["urban_war_side", "urban_war_start"])
+def test_urban_war_set_up_rolls_are_d10_roll_offs(uw, kind):
+    game, alice, _bob = uw
+    a, b = game.player_a_id, game.player_b_id
+    body = expect(roll(alice, game, kind=kind, dice=[6, 6, 2, 9]), 201)
+    assert body["rolls"] == [
+        {"player": a, "die": 6, "modifier": 0, "score": 6}, {"player": b, "die": 6, "modifier": 0, "score": 6},
+        {"player": a, "die": 2, "modifier": 0, "score": 2}, {"player": b, "die": 9, "modifier": 0, "score": 9}]
+    assert body["winner"] == b and body["source"] == "entered"
+    expect(roll(alice, game, kind=kind, dice=[11, 2]), 400, "dice_invalid")
+    server = expect(roll(alice, game, kind=kind), 201)
+    assert all(1 <= r["die"] <= 10 for r in server["rolls"]) and server["winner"] in (a, b)
+
+
 @pytest.mark.parametrize(("body", "code"), [
     ({"turn": 1, "commander_down": [123456]}, "player_not_in_game"), ({}, "table_roll_turn"),
     ({"turn": -1}, "table_roll_turn"), ({"turn": 1, "dice": [11, 2]}, "dice_invalid"),
@@ -454,3 +469,14 @@ def test_standard_game_page_has_no_system_forms(client, w40k):
     text = client.get(reverse("game", args=[game.pk])).content.decode()
     assert 'value="d6"' in text and 'value="dynamics_advantage"' not in text
     assert 'value="urban_war_initiative"' not in text and 'value="d10"' not in text
+
+
+def test_the_game_page_logs_the_set_up_rolls_in_words(uw, client):
+    game, alice, _bob = uw
+    expect(roll(alice, game, kind="urban_war_side", dice=[3, 8]), 201)
+    expect(roll(alice, game, kind="urban_war_start", dice=[9, 1]), 201)
+    client.force_login(game.player_a.user)
+    page = client.get(f"/games/{game.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f"{game.player_b.name} chooses the table edge" in page
+    assert f"{game.player_a.name} chooses who plays first." in page
+    assert "Roll for who starts (after deployment)" in page

@@ -62,12 +62,14 @@ def register(tournament, count: int, faction: str = "") -> list:
             for i in range(count)]
 
 
-def sheets_by_table(pdf: bytes, round_: Round) -> dict[int, str]:
-    """Each table's page text (cover and pairings come first)."""
+def sheets_by_table(pdf: bytes, round_: Round, pages_per_table: int = 1) -> dict[int, str]:
+    """Each table's page text (cover and pairings come first); a sheet with a back (Urban War)
+    has two pages, joined."""
     tables = [g.table for g in round_.games.order_by("table") if not g.is_bye]
     pages = pdf_pages_text(pdf)
-    assert len(pages) == 2 + len(tables)
-    return dict(zip(tables, pages[2:], strict=True))
+    assert len(pages) == 2 + pages_per_table * len(tables)
+    sheets = ["".join(pages[i:i + pages_per_table]) for i in range(2, len(pages), pages_per_table)]
+    return dict(zip(tables, sheets, strict=True))
 
 
 def flat(text: str) -> str:
@@ -292,7 +294,7 @@ def test_other_system_without_scenario_or_table_prints_players_and_announce_line
     round_ = rounds.pair_next_round(SYSTEM, tournament)
     pdf = built_pdf(round_, media)
     for game in round_.games.select_related("player_a", "player_b"):
-        text = flat(sheets_by_table(pdf, round_)[game.table])
+        text = flat(sheets_by_table(pdf, round_, pages_per_table=2)[game.table])
         assert game.player_a.name in text and game.player_b.name in text
         assert "The organisers announce the scenario at the start of the round." in text
         assert "tournament points" not in text.lower() and "W40K Dynamics" not in text
