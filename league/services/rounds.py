@@ -139,6 +139,7 @@ def _roll_and_create(actor: Actor, tournament: Tournament, round_: Round,
 
 
 def _plain_game(round_: Round, pairing_: pairing.Pairing) -> Game:
+    """A table (or a bye, confirmed at once) without mission or pre-game rolls."""
     ids = pairing_.players
     game = Game(round=round_, table=pairing_.table, player_a_id=ids[0],
                 player_b_id=ids[1] if len(ids) == 2 else None, deviations=list(pairing_.deviations))
@@ -151,10 +152,8 @@ def _game(roller: Roller, tournament: Tournament, round_: Round, pairing_: pairi
           missions_by_slug: dict[str, Mission], specs: dict[str, MissionSpec], standard: list[str],
           special: list[str]) -> Game:
     ids = pairing_.players
-    game = Game(round=round_, table=pairing_.table, player_a_id=ids[0],
-                player_b_id=ids[1] if len(ids) == 2 else None, deviations=list(pairing_.deviations))
-    if len(ids) == 1:
-        game.status = Game.Status.CONFIRMED  # a bye needs no report
+    game = _plain_game(round_, pairing_)
+    if game.is_bye:
         return game
     rolls: list[dict[str, Any]] = []
     if round_.mission is None:
