@@ -68,6 +68,10 @@ class ReportPreview:
     problem: str = ""
     conflict: str = ""
     refused: bool = False
+    # Game systems with facts of their own (league/system_game_forms): what the record adds to
+    # the winner (victory points, bonus, tournament points), and the line shown until it is known.
+    lines: tuple[str, ...] = ()
+    hint: str = ""
 
 
 class ReportForm(forms.Form):

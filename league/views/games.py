@@ -1,6 +1,10 @@
 """A player's game: opponent, table, mission, pre-game rolls, stratagem declarations, table
 rolls, the victory-points helper; report, confirm or dispute. Every action is a form posting
-``action`` to this page, then a redirect (or the page again with the errors)."""
+``action`` to this page, then a redirect (or the page again with the errors).
+
+Games without a Cities of Death mission leave out the mission, declarations and pre-game rolls;
+a game system with report facts of its own has its own report form (league/system_game_forms),
+and a W40K Dynamics game its panel (league/views/system_games)."""
 from __future__ import annotations
 
 import secrets
@@ -28,6 +32,8 @@ from league.models import Game, Player, Report, Round, Tournament
 from league.services import declarations, results, table_rolls
 from league.services.lists import current_list
 from league.services.packs import Catalogue, game_length_text, roll_lines
+from league.system_game_forms import MoraleForm, SystemReportForm, report_form_class
+from league.views import system_games
 from league.views.common import attempt
 from missions import services as missions
 from missions import victory
@@ -73,17 +79,38 @@ def _act(request, actor: Actor, found: Game, bound: dict[str, Any]):
     """Run the posted action; a redirect when it went through, None to show the page again."""
     action = request.POST.get("action")
     handler = {"report": _report, "preview": _preview, "roll": _roll, "declare": _declare, "vp": _vp,
-               "confirm": _confirm, "dispute": _dispute}.get(action or "")
+               "morale": _morale, "confirm": _confirm, "dispute": _dispute}.get(action or "")
     if handler is None:
         return redirect("game", pk=found.pk)
     return handler(request, actor, found, bound)
 
 
-def _posted_report(request, found: Game, bound: dict[str, Any]) -> ReportForm:
-    catalogue = Catalogue(found.round.tournament.level)
-    form = ReportForm(request.POST, game=found, stratagems=stratagem_choices(catalogue))
+def _posted_report(request, found: Game, bound: dict[str, Any]) -> ReportForm | SystemReportForm:
+    lists = system_games.main_lists(found) if report_form_class(found) else {}
+    form = report_form(found, request.POST, lists, _catalogue(found))
     bound["report_form"] = form
     return form
+
+
+def report_form(found: Game, data: Any, lists: dict[int, tuple[int, list[dict[str, Any]]]],
+                catalogue: Catalogue | None,
+                initial: dict[str, Any] | None = None) -> ReportForm | SystemReportForm:
+    """The game system's report form, or the Cities of Death one (stratagems only with a mission)."""
+    system_form = report_form_class(found)
+    if system_form is not None:
+        return system_form(data, game=found, lists=system_games.entries_of(lists), initial=initial)
+    stratagems = stratagem_choices(catalogue) if catalogue is not None else []
+    return ReportForm(data, game=found, stratagems=stratagems, initial=initial)
+
+
+def _catalogue(found: Game) -> Catalogue | None:
+    """The stratagem and rule names, read only for a game with a Cities of Death mission."""
+    return Catalogue(found.round.tournament.level) if found.mission is not None else None
+
+
+def has_vp_helper(found: Game) -> bool:
+    """The victory-points helper applies the Cities of Death 25% rule of the game's mission."""
+    return found.round.tournament.rules.rolls_missions and found.mission is not None
 
 
 def _report(request, actor: Actor, found: Game, bound: dict[str, Any]):
@@ -156,6 +183,8 @@ def _declare(request, actor: Actor, found: Game, bound: dict[str, Any]):
 
 
 def _vp(request, actor: Actor, found: Game, bound: dict[str, Any]):
+    if not has_vp_helper(found):
+        return redirect("game", pk=found.pk)
     sets = {side: VpFormSet(request.POST, prefix=f"vp{side}") for side in SIDES}
     if "vp_add_rows" in request.POST:
         bound["vp_sets"] = {side: fs.grown() for side, fs in sets.items()}
@@ -170,6 +199,18 @@ def _vp(request, actor: Actor, found: Game, bound: dict[str, Any]):
         bound["vp_result"] = missions.score_game(found.mission, states)
     except victory.VpInputError as exc:
         bound["vp_error"] = vp_message(exc.code, exc.params)
+    return None
+
+
+def _morale(request, actor: Actor, found: Game, bound: dict[str, Any]):
+    """W40K Dynamics' morale helper: a stateless check, shown on the page again."""
+    form = MoraleForm(request.POST, auto_id="id_morale_%s")
+    bound["morale_form"] = form
+    if form.is_valid() and system_games.dynamics_panel_applies(found):
+        data = form.cleaned_data
+        check = form.check(system_games.morale_rule(found))
+        bound["morale_result"] = system_games.morale_words(
+            check, data["models_at_start"], data["pending"])
     return None
 
 
@@ -216,37 +257,68 @@ def game_context(request, found: Game, me: Player | None,
                                "opponent": _opponent(found, me)}
     if found.is_bye:
         return context
-    catalogue = Catalogue(event.level)
+    catalogue = _catalogue(found)
     names = {str(p.pk): p.name for p in (found.player_a, found.player_b)}
     ids = (str(found.player_a_id), str(found.player_b_id))
     reports = list(found.reports.select_related("winner").order_by("-created_at", "-pk"))
     latest = next((r for r in reports if r.status in OPEN), None)
     live = found.round.status != Round.Status.DRAFT
+    lists = system_games.main_lists(found) if _reads_lists(found) else {}
+    entries = system_games.entries_of(lists)
     context.update(
         sides=_sides(found, catalogue),
         rules=_rules(found, catalogue),
         game_length=game_length_text(found.mission) if found.mission else "",
-        rolls=roll_lines(found, ids, names),
-        latest=latest, latest_summary=_summary(found, latest, catalogue) if latest else None,
+        rolls=roll_lines(found, ids, names) if found.mission else (),
+        latest=latest,
+        latest_summary=_summary(found, latest, catalogue, entries) if latest else None,
+        confirmed=_confirmed(found, entries),
         may_confirm=_may_answer(found, me, latest),
         report_due=live and not latest and found.status == Game.Status.PENDING,
         may_report=live and (found.status != Game.Status.CONFIRMED
                              or (me is None and Actor.of(request).is_staff)),
-        declared=_declared(found, catalogue),
+        declared=_declared(found, catalogue) if catalogue else [],
         declare_forms=_declare_forms(request, found, me, catalogue, bound, open_=live and not reports
-                                     and found.status != Game.Status.CONFIRMED),
+                                     and found.status != Game.Status.CONFIRMED) if catalogue else [],
+        dynamics=_dynamics_context(found, lists, bound),
         **_dice_context(found, live, bound),
     )
     if context["may_report"]:
-        vp_result = bound.get("vp_result")
-        context.update(_vp_context(found, bound, vp_result))
-        initial = {f"vp_{s}": side.victory_points
-                   for s, side in zip(SIDES, vp_result.sides, strict=True)} if vp_result else {}
-        context["report_form"] = form = bound.get("report_form") or ReportForm(
-            game=found, stratagems=stratagem_choices(catalogue), initial=initial)
+        initial: dict[str, Any] = {}
+        if has_vp_helper(found):
+            vp_result = bound.get("vp_result")
+            context.update(_vp_context(found, bound, vp_result))
+            initial = {f"vp_{s}": side.victory_points
+                       for s, side in zip(SIDES, vp_result.sides, strict=True)} if vp_result else {}
+        context["report_form"] = form = bound.get("report_form") or report_form(
+            found, None, lists, catalogue, initial=initial)
+        context["system_report"] = isinstance(form, SystemReportForm)
         context["preview"] = form.current_preview()
         context["dispute_form"] = DisputeForm()
     return context
+
+
+def _reads_lists(found: Game) -> bool:
+    """Whether the page shows something of the players' current lists (one query for both)."""
+    return report_form_class(found) is not None or system_games.dynamics_panel_applies(found)
+
+
+def _dynamics_context(found: Game, lists: dict[int, tuple[int, list[dict[str, Any]]]],
+                      bound: dict[str, Any]) -> dict[str, Any] | None:
+    panel = system_games.dynamics_panel(found, lists)
+    if panel is None:
+        return None
+    form = bound.get("morale_form") or MoraleForm(auto_id="id_morale_%s")
+    return {**panel, "morale_form": form, "morale_result": bound.get("morale_result")}
+
+
+def _confirmed(found: Game, entries: dict[int, Any]) -> dict[str, Any] | None:
+    """A confirmed game's result beyond its winner: the system's facts, else the points."""
+    if found.status != Game.Status.CONFIRMED:
+        return None
+    names = {str(p.pk): p.name for p in (found.player_a, found.player_b)}
+    return {"lines": system_games.result_lines(found, found.outcome, found.victory_points, entries),
+            "victory_points": [(names.get(k, k), v) for k, v in (found.victory_points or {}).items()]}
 
 
 # --- stratagem declarations ------------------------------------------------------------------
@@ -292,7 +364,10 @@ def _roll_labels() -> dict[str, str]:
             table_rolls.NIGHT: _("Night fighting range (2D6 × 3)"), table_rolls.D6: _("Roll a D6"),
             table_rolls.TWO_D6: _("Roll 2D6"), table_rolls.D3: _("Roll a D3"),
             table_rolls.D10: _("Roll a D10"), table_rolls.ADVANTAGE: _("Roll the advantage test"),
-            table_rolls.INITIATIVE: _("Roll for initiative")}
+            table_rolls.INITIATIVE: _("Roll for initiative"),
+            table_rolls.SETUP_SIDE: _("Roll for the table side (the winner chooses, the other "
+                                      "player says who deploys first)"),
+            table_rolls.SETUP_START: _("Roll for who starts (after deployment)")}
 
 
 def _roll_forms(found: Game, log: list[table_rolls.TableRoll],
@@ -386,6 +461,11 @@ def _roll_words(line: table_rolls.TableRoll, found: Game, players: dict[int, str
     if line.kind == table_rolls.INITIATIVE:
         what = _("Initiative, turn %(turn)s") % {"turn": details.get("turn")}
         return what, _("%(player)s wins the initiative.") % {"player": winner}
+    if line.kind == table_rolls.SETUP_SIDE:
+        return (_("Table side"), _("%(player)s chooses the table edge; the other player says who "
+                                   "deploys first.") % {"player": winner})
+    if line.kind == table_rolls.SETUP_START:
+        return _("Who starts"), _("%(player)s chooses who plays first.") % {"player": winner}
     if line.kind == table_rolls.GAME_LENGTH:
         turn = details.get("turn")
         what = _("Random game length, end of turn %(turn)s") % {"turn": turn}
@@ -434,18 +514,19 @@ def _opponent(found: Game, me: Player | None) -> Player | None:
     return found.player_b if me.pk == found.player_a_id else found.player_a
 
 
-def _sides(found: Game, catalogue: Catalogue) -> list[dict[str, Any]]:
+def _sides(found: Game, catalogue: Catalogue | None) -> list[dict[str, Any]]:
     sides = []
     for player in (found.player_a, found.player_b):
         role = found.roles.get(str(player.pk))
-        allowance = catalogue.allowance(found.mission, role) if found.mission else None
+        allowance = (catalogue.allowance(found.mission, role)
+                     if found.mission and catalogue is not None else None)
         sides.append({"player": player, "role": role,
                       "allowance": allowance.lines if allowance else ()})
     return sides
 
 
-def _rules(found: Game, catalogue: Catalogue) -> list[dict[str, str]]:
-    if found.mission is None:
+def _rules(found: Game, catalogue: Catalogue | None) -> list[dict[str, str]]:
+    if found.mission is None or catalogue is None:
         return []
     rules = []
     for slug in found.mission.special_rules_by_level.get(catalogue.level.slug, ()):
@@ -454,14 +535,18 @@ def _rules(found: Game, catalogue: Catalogue) -> list[dict[str, str]]:
     return rules
 
 
-def _summary(found: Game, report: Report, catalogue: Catalogue) -> dict[str, Any]:
+def _summary(found: Game, report: Report, catalogue: Catalogue | None,
+             entries: dict[int, Any]) -> dict[str, Any]:
     names = {str(p.pk): p.name for p in (found.player_a, found.player_b)}
+    stratagems = catalogue.stratagems if catalogue is not None else {}
     return {
         "winner": report.winner.name if report.winner else None,
         "by": names.get(str(report.by_player_id), _("an organiser")),
         "victory_points": [(names.get(k, k), v) for k, v in report.victory_points.items()],
-        "stratagems": [(names.get(k, k), ", ".join(catalogue.stratagems.get(s, s) for s in v))
+        "stratagems": [(names.get(k, k), ", ".join(stratagems.get(s, s) for s in v))
                        for k, v in report.stratagems.items() if v],
+        # The system's facts (baggage bonus, destroyed models…) in place of the bare points.
+        "lines": system_games.result_lines(found, report.outcome, report.victory_points, entries),
     }
 
 

@@ -91,8 +91,11 @@ def test_system_fields_that_do_not_fit_are_field_errors(staff, body, field):
 
 def test_a_refused_table_says_why_in_french(staff):
     body = {**WHFB, "scoring": {"mode": "vp_table", "table": [[0, 100, 10, 10], [150, None, 20, 0]]}}
-    errors = create(staff, body, 400, HTTP_ACCEPT_LANGUAGE="fr")
-    assert "tranche 2" in errors["scoring"][0].lower() or "band" not in errors["scoring"][0]
+    french = create(staff, body, 400, HTTP_ACCEPT_LANGUAGE="fr")["scoring"]
+    assert french == ["Le décompte est inutilisable : la tranche 2 doit commencer juste après la fin "
+                      "de la tranche précédente."]
+    english = create(staff, body, 400, HTTP_ACCEPT_LANGUAGE="en")["scoring"]
+    assert english == ["The scoring is not usable: band 2 must start right after the band before it ends."]
 
 
 def test_urban_war_settings_take_their_defaults(staff):

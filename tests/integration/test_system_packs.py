@@ -245,7 +245,7 @@ def test_whfb_sheets_print_scenario_stakes_baggage_and_vp_table(media):
         assert game.player_a.name in text and game.player_b.name in text
         assert flat(scenario) in text and "2000 points" in text
         # Seed 003, « Piques de bois »: the charging cavalry loses 1D6" and strikes last.
-        assert "wooden stakes" in low and "enemy cavalry unit that charges it loses 1D6\"" in text
+        assert "wooden stakes" in low and "enemy cavalry unit that charges it loses 1D6 inches" in text
         assert "strikes last in the first round of close combat" in text
         assert "Piques de bois" in text
         assert "army baggage" in low and "Captured the enemy baggage (+200 VP)" in text
