@@ -144,12 +144,32 @@ def stored_entries(army_list: ArmyList) -> list[Entry]:
 
 def revalidate_chart_lists(chart_id: int) -> int:
     """Re-check every stored list of a chart after a TO edits it; returns how many changed."""
-    chart = charts_with_rows().get(pk=chart_id)
+    from armylists.systems import rules_for  # the registry imports this module
+
+    chart = charts_with_rows().select_related("game_system").get(pk=chart_id)
+    rules = rules_for(chart.game_system.slug)
+    if not rules.shared_view:
+        return sum(_recheck(army_list, chart, rules)
+                   for army_list in ArmyList.objects.filter(chart=chart).iterator())
     spec = chart_spec(chart)
     changed = 0
     for army_list in ArmyList.objects.filter(chart=chart).iterator():
         changed += _revalidate(army_list, spec)
     return changed
+
+
+def _recheck(army_list: ArmyList, chart: Chart, rules: Any) -> int:
+    """A list of a system with its own rules, checked again by them (ListRules.recheck)."""
+    with transaction.atomic():
+        locked = ArmyList.objects.select_for_update().get(pk=army_list.pk)
+        report = rules.recheck(chart, locked.points_limit, locked.entries, locked.report or {})
+        if report is None or report == locked.report:
+            return 0
+        locked.report, locked.valid = report, bool(report["valid"])
+        locked.total_points = max(0, int(report.get("total_points") or 0))
+        locked.validated_at = timezone.now()
+        locked.save(update_fields=["report", "valid", "total_points", "validated_at"])
+        return 1
 
 
 def _revalidate(army_list: ArmyList, spec: ChartSpec) -> int:

@@ -59,9 +59,27 @@ class ListRules:
         return [dict(item) for item in data[self.item_key]]
 
     def stored_report(self, data: Mapping[str, Any], answer: Mapping[str, Any]) -> dict[str, Any]:
-        """What a stored list keeps as its report: the answer, and what the body chose beside
-        its items."""
-        return dict(answer)
+        """What a stored list keeps as its report: the answer, and under ``inputs`` what the
+        body held beside its items (faction, advanced rules, size bounds), so the list can be
+        checked again when staff edit its chart."""
+        inputs = {key: value for key, value in data.items()
+                  if key not in ("chart", "points_limit", self.item_key)}
+        return {**answer, "inputs": inputs}
+
+    def recheck(self, chart: Any, points_limit: int, items: Sequence[Mapping[str, Any]],
+                report: Mapping[str, Any]) -> dict[str, Any] | None:
+        """A stored list's report checked again with its stored items and inputs (None: the
+        stored body no longer reads, e.g. a faction staff removed: the report stays as it was)."""
+        body = {**dict(report.get("inputs") or {}), "chart": chart.slug, "points_limit": points_limit,
+                self.item_key: [dict(item) for item in items]}
+        checked = self.serializer(data=body)
+        if not checked.is_valid():
+            return None
+        data = checked.validated_data
+        try:
+            return self.stored_report(data, self.check(chart, data))
+        except ListRefused:
+            return None
 
     def rules_problem(self, rules: Mapping[str, Any]) -> str | None:
         """Why a chart's ``rules`` cannot be read by this system (None: fine); for the admin."""

@@ -54,7 +54,7 @@ class WhfbRules(ListRules):
     def stored_report(self, data: Mapping[str, Any], answer: Mapping[str, Any]) -> dict[str, Any]:
         """The faction was checked with the list (its tags forbid baggage) but is none of its
         units: a stored list keeps it in its report, so the page and the API read it back."""
-        return {**answer, "faction": data.get("faction")}
+        return {**super().stored_report(data, answer), "faction": data.get("faction")}
 
     def render(self, chart: Any, answer: Mapping[str, Any]) -> dict[str, Any]:
         names = services.slot_names(chart.game_system)

@@ -296,3 +296,41 @@ def test_the_faction_of_an_api_list_is_kept(staff):
     expect(put(client, f"/tournaments/{slug}/players/{pid}/list/", {"faction": "empire", "units": EMPIRE}), 200)
     stored = expect(get(client, f"/tournaments/{slug}/players/{pid}/list/"), 200)
     assert stored["report"]["faction"] == "empire"
+
+
+def test_editing_a_warhammer_battle_chart_rechecks_its_lists_with_their_inputs(staff):
+    from armylists import services as list_services
+    from armylists.models import Chart
+
+    chart_slug = "whfb-standard"
+    slug = create(staff, {**WHFB, "chart": chart_slug})["slug"]
+    (pid, client), = players(staff, slug, 1, "rck")
+    assert expect(put(client, f"/tournaments/{slug}/players/{pid}/list/",
+                      {"faction": "empire", "units": EMPIRE}), 200)["valid"] is True
+    chart = Chart.objects.get(slug=chart_slug)
+    chart.rules = {"percent": {"core": {"min": 90}}}
+    chart.save()
+    assert list_services.revalidate_chart_lists(chart.pk) == 1
+    stored = expect(get(client, f"/tournaments/{slug}/players/{pid}/list/"), 200)
+    assert stored["valid"] is False
+    # The stored inputs were read again: the baggage (advanced rules) and the faction still count.
+    assert stored["report"]["baggage"] == {"points": 40, "allowance": 67}
+    assert stored["report"]["faction"] == "empire"
+    assert [p["code"] for p in stored["report"]["errors"]] == ["slot_below_min_pct"]
+    assert list_services.revalidate_chart_lists(chart.pk) == 0
+
+
+def test_editing_the_urban_war_chart_rechecks_commandos(staff):
+    from armylists import services as list_services
+    from armylists.models import Chart
+
+    slug = create(staff, {**URBAN_WAR, "settings": {"size_min": 2, "size_max": 8}})["slug"]
+    (pid, client), = players(staff, slug, 1, "rcu")
+    assert expect(put(client, f"/tournaments/{slug}/players/{pid}/list/", {"models": commando(3)}), 200)["valid"]
+    chart = Chart.objects.get(slug="urban-war-commando")
+    chart.rules = {**chart.rules, "max_copies": 2}
+    chart.save()
+    assert list_services.revalidate_chart_lists(chart.pk) == 1
+    stored = expect(get(client, f"/tournaments/{slug}/players/{pid}/list/"), 200)
+    assert [p["code"] for p in stored["report"]["errors"]] == ["profile_copies_above_max"]
+    assert stored["report"]["inputs"] == {"size_min": 2, "size_max": 8}

@@ -134,7 +134,8 @@ def test_a_whfb_player_submits_units_with_options_and_baggage(client):
     # The same check as the API's: the report is what the system's rules answer for this body.
     rules = rules_for("whfb")
     body = lists.system_list_data(event, event.chart, rules, {"units": EMPIRE, "faction": "empire"})
-    assert report == {**rules.check(event.chart, body), "faction": "empire"}
+    assert report == {**rules.check(event.chart, body), "faction": "empire",
+                      "inputs": {"faction": "empire", "advanced_rules": event.advanced_rules}}
     assert "Army: 670 of 2000 points, of which 20 for options." in page
     assert "Baggage: 40 of 67 points allowed on top of the limit." in page
     assert "Total with the baggage: 710 points." in page
