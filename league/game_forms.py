@@ -331,8 +331,28 @@ class InitiativeRollForm(TableRollForm):
         return dataclasses.replace(super().request(), commander_down=down)
 
 
+class CommandTestRollForm(TableRollForm):
+    """The Urban War command test of one model: its CD and calibre, and other modifiers."""
+
+    cd = forms.IntegerField(label=_("Command (CD)"), min_value=1, max_value=10)
+    cal = forms.IntegerField(label=_("Calibre (CAL)"), min_value=0, max_value=table_rolls.MAX_CAL)
+    modifier = forms.IntegerField(label=_("Other modifiers"), initial=0, required=False,
+                                  min_value=-table_rolls.MAX_COMMAND_MODIFIER,
+                                  max_value=table_rolls.MAX_COMMAND_MODIFIER)
+
+    @property
+    def command_fields(self) -> list[Any]:
+        return [self["cd"], self["cal"], self["modifier"]]
+
+    def request(self) -> table_rolls.TableRollRequest:
+        data = self.cleaned_data
+        return dataclasses.replace(super().request(), cd=data["cd"], cal=data["cal"],
+                                   modifier=data.get("modifier") or 0)
+
+
 ROLL_FORMS: dict[str, type[TableRollForm]] = {
-    table_rolls.ADVANTAGE: AdvantageRollForm, table_rolls.INITIATIVE: InitiativeRollForm}
+    table_rolls.ADVANTAGE: AdvantageRollForm, table_rolls.INITIATIVE: InitiativeRollForm,
+    table_rolls.COMMAND: CommandTestRollForm}
 
 
 def roll_form_class(kind: str | None) -> type[TableRollForm]:

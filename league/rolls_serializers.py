@@ -31,6 +31,10 @@ class TableRollBodySerializer(serializers.Serializer):
     commander_down = serializers.ListField(child=serializers.IntegerField(), required=False,
                                            max_length=MAX_PLAYERS_LISTED, default=list)
     dice = DiceField(allow_null=True)
+    cd = serializers.IntegerField(required=False, allow_null=True, default=None)
+    cal = serializers.IntegerField(required=False, allow_null=True, default=None)
+    modifiers = serializers.ListField(child=serializers.IntegerField(min_value=-10, max_value=10),
+                                      required=False, max_length=MAX_PLAYERS_LISTED, default=list)
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()
@@ -44,7 +48,8 @@ def roll_request(data: dict[str, Any]) -> table_rolls.TableRollRequest:
     return table_rolls.TableRollRequest(
         kind=data["kind"], turn=data.get("turn"), what=data.get("note") or "", pass_=data.get("pass"),
         bonus_now=data.get("bonus_now"), commander_down=tuple(data.get("commander_down") or ()),
-        dice=None if dice is None else tuple(dice))
+        dice=None if dice is None else tuple(dice), cd=data.get("cd"), cal=data.get("cal"),
+        modifier=sum(data.get("modifiers") or ()))
 
 
 def roll_data(line: table_rolls.TableRoll, game: Game) -> dict[str, Any]:
@@ -59,7 +64,8 @@ def roll_data(line: table_rolls.TableRoll, game: Game) -> dict[str, Any]:
     else:
         body["rolls"] = [{"die": face} for face in line.dice]
         body["total"] = line.total
-    for key in ("turn", "pass", "extra_turn", "target", "arrives"):
+    for key in ("turn", "pass", "extra_turn", "target", "arrives", "cd", "cal", "modifier", "passed",
+                "automatic_failure"):
         if key in details:
             body[key] = details[key]
     if line.kind == table_rolls.ADVANTAGE:

@@ -38,8 +38,11 @@ D10 = "d10"
 ADVANTAGE, INITIATIVE = dynamics.PURPOSE_ADVANTAGE, urban_war.PURPOSE_INITIATIVE
 # Urban War set-up (U-R15): the side roll after terrain, the start roll after deployment.
 SETUP_SIDE, SETUP_START = urban_war.PURPOSE_SIDE, urban_war.PURPOSE_START
+COMMAND = urban_war.PURPOSE_COMMAND  # 2D10 + CD + CAL against 15 (U-R6)
 PLAIN = {D6: "D6", TWO_D6: "2D6", D3: "D3", D10: "D10"}
-KINDS = (GAME_LENGTH, RESERVES, NIGHT, *PLAIN, ADVANTAGE, INITIATIVE, SETUP_SIDE, SETUP_START)
+KINDS = (GAME_LENGTH, RESERVES, NIGHT, *PLAIN, ADVANTAGE, INITIATIVE, SETUP_SIDE, SETUP_START, COMMAND)
+MAX_CAL = 20
+MAX_COMMAND_MODIFIER = 10
 RULE_GAME_LENGTH, RULE_RESERVES, RULE_DAWN_DUSK = "duree-aleatoire", "reserves", "aube-crepuscule"
 MAX_EXTRA_TURNS = 3  # §7.4: at most three extra turns
 MAX_WHAT = 60
@@ -50,7 +53,7 @@ SERVER, ENTERED = "server", "entered"
 SIDES = ("a", "b")
 # Audit-entry keys a logged roll shows back (beside its dice, sides and winner).
 DETAIL_KEYS = ("turn", "extra_turn", "target", "arrives", "what", "player", "pass", "bonus_now",
-               "permanent", "commander_down")
+               "permanent", "commander_down", "cd", "cal", "modifier", "passed", "automatic_failure")
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,10 @@ class TableRollRequest:
     bonus_now: int | None = None
     commander_down: tuple[int, ...] = ()
     dice: tuple[int, ...] | None = None
+    # Urban War command test: the model's CD and calibre, and the sum of the other modifiers.
+    cd: int | None = None
+    cal: int | None = None
+    modifier: int = 0
 
 
 @dataclass(frozen=True)
@@ -242,6 +249,8 @@ def _action(game: Game, request: TableRollRequest) -> Action:
         return _initiative(game, request)
     if request.kind in (SETUP_SIDE, SETUP_START):
         return _setup_roll(request.kind)
+    if request.kind == COMMAND:
+        return _command_test(request)
     expression = PLAIN[request.kind]
     return lambda roller: Thrown((roller.roll(expression, "table"),))
 
@@ -318,6 +327,27 @@ def _setup_roll(kind: str) -> Action:
     def act(roller: Roller) -> Thrown:
         result = roll_off(roller, kind, SIDES, die=urban_war.D10)
         return _roll_off(result.rolls, dict.fromkeys(SIDES, 0), result.winner, {})
+    return act
+
+
+def _command_test(request: TableRollRequest) -> Action:
+    """An Urban War command test (U-R6): 2D10 + CD + CAL + modifiers, passed from 15, and an
+    unmodified 5 or less always fails."""
+    cd, cal, modifier = request.cd, request.cal, request.modifier
+    if cd is None or not urban_war.CD_MIN <= cd <= urban_war.CD_MAX:
+        raise Invalid(_("CD must be between %(min)s and %(max)s.")
+                      % {"min": urban_war.CD_MIN, "max": urban_war.CD_MAX}, "cd_out_of_range")
+    if cal is None or not 0 <= cal <= MAX_CAL:
+        raise Invalid(_("A calibre is between 0 and %(max)s.") % {"max": MAX_CAL}, "cal_out_of_range")
+    if abs(modifier) > MAX_COMMAND_MODIFIER:
+        raise Invalid(_("The other modifiers add up to at most %(max)s either way.")
+                      % {"max": MAX_COMMAND_MODIFIER}, "modifier_out_of_range")
+
+    def act(roller: Roller) -> Thrown:
+        made = roller.roll("2D10", COMMAND)
+        test = urban_war.command_test(made.dice, cd, cal, (modifier,))
+        return Thrown((made,), {"cd": cd, "cal": cal, "modifier": modifier, "passed": test.passed,
+                                "automatic_failure": test.automatic_failure})
     return act
 
 

@@ -367,7 +367,8 @@ def _roll_labels() -> dict[str, str]:
             table_rolls.INITIATIVE: _("Roll for initiative"),
             table_rolls.SETUP_SIDE: _("Roll for the table side (the winner chooses, the other "
                                       "player says who deploys first)"),
-            table_rolls.SETUP_START: _("Roll for who starts (after deployment)")}
+            table_rolls.SETUP_START: _("Roll for who starts (after deployment)"),
+            table_rolls.COMMAND: _("Roll a command test")}
 
 
 def _roll_forms(found: Game, log: list[table_rolls.TableRoll],
@@ -464,6 +465,15 @@ def _roll_words(line: table_rolls.TableRoll, found: Game, players: dict[int, str
     if line.kind == table_rolls.SETUP_SIDE:
         return (_("Table side"), _("%(player)s chooses the table edge; the other player says who "
                                    "deploys first.") % {"player": winner})
+    if line.kind == table_rolls.COMMAND:
+        what = _("Command test: CD %(cd)s, CAL %(cal)s, modifiers %(modifier)+d") % {
+            "cd": details.get("cd"), "cal": details.get("cal"), "modifier": details.get("modifier", 0)}
+        if details.get("automatic_failure"):
+            return what, _("%(total)s: an unmodified 5 or less always fails.") % {"total": total}
+        score = (total or 0) + (details.get("cd") or 0) + (details.get("cal") or 0) + details.get("modifier", 0)
+        verdict = _("passed") if details.get("passed") else _("failed")
+        return what, _("%(total)s, %(score)s against 15: %(verdict)s.") % {
+            "total": total, "score": score, "verdict": verdict}
     if line.kind == table_rolls.SETUP_START:
         return _("Who starts"), _("%(player)s chooses who plays first.") % {"player": winner}
     if line.kind == table_rolls.GAME_LENGTH:

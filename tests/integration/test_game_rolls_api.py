@@ -110,7 +110,7 @@ def test_every_system_roll_kind_is_a_kind_the_service_rolls():
     assert REGISTRY["w40k4"].table_roll_kinds("dynamics")[-1] == "dynamics_advantage"
     assert "dynamics_advantage" not in REGISTRY["w40k4"].table_roll_kinds("standard")
     assert REGISTRY["urban-war"].table_roll_kinds("standard") == (
-        "d10", "urban_war_side", "urban_war_initiative", "urban_war_start")
+        "d10", "urban_war_side", "urban_war_initiative", "urban_war_start", "urban_war_command_test")
     assert REGISTRY["whfb"].table_roll_kinds("standard") == ("d6", "2d6", "d3")
 
 
@@ -480,3 +480,40 @@ def test_the_game_page_logs_the_set_up_rolls_in_words(uw, client):
     assert f"{game.player_b.name} chooses the table edge" in page
     assert f"{game.player_a.name} chooses who plays first." in page
     assert "Roll for who starts (after deployment)" in page
+
+
+@pytest.mark.parametrize(("dice", "body", "total", "passed", "automatic"), [
+    ([6, 3], {"cd": 4, "cal": 2}, 9, True, False),            # 9 + 4 + 2 = 15: passed
+    ([6, 3], {"cd": 4, "cal": 2, "modifiers": [-1]}, 9, False, False),  # 14
+    ([2, 3], {"cd": 10, "cal": 9}, 5, False, True),           # an unmodified 5 always fails
+])
+def test_urban_war_command_test(uw, dice, body, total, passed, automatic):
+    game, alice, _bob = uw
+    answer = expect(roll(alice, game, kind="urban_war_command_test", dice=dice, **body), 201)
+    assert answer["rolls"] == [{"die": dice[0]}, {"die": dice[1]}] and answer["total"] == total
+    assert answer["passed"] is passed and answer["automatic_failure"] is automatic
+    assert answer["cd"] == body["cd"] and answer["modifier"] == sum(body.get("modifiers", []))
+    engine = urban_war.command_test(dice, body["cd"], body["cal"], body.get("modifiers", []))
+    assert (engine.passed, engine.automatic_failure) == (passed, automatic)
+
+
+@pytest.mark.parametrize(("body", "code"), [
+    ({"cal": 1}, "cd_out_of_range"), ({"cd": 11, "cal": 1}, "cd_out_of_range"),
+    ({"cd": 4, "cal": -1}, "cal_out_of_range"), ({"cd": 4}, "cal_out_of_range"),
+])
+def test_urban_war_command_test_bad_input(uw, body, code):
+    game, alice, _bob = uw
+    expect(roll(alice, game, kind="urban_war_command_test", **body), 400, code)
+
+
+def test_the_game_page_rolls_a_command_test(uw, client):
+    game, _alice, _bob = uw
+    client.force_login(game.player_a.user)
+    page = client.get(f"/games/{game.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Roll a command test" in page and 'name="cd"' in page
+    client.post(f"/games/{game.pk}/", {"action": "roll", "kind": "urban_war_command_test", "cd": "4",
+                                       "cal": "2", "modifier": "0", "nonce": "ab" * 8},
+                HTTP_ACCEPT_LANGUAGE="en")
+    page = client.get(f"/games/{game.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Command test: CD 4, CAL 2, modifiers +0" in page
+    assert "against 15: passed." in page or "against 15: failed." in page or "always fails" in page
