@@ -103,3 +103,46 @@ def _event(event: DemoEvent, accounts: Sequence[Any]) -> Tournament:
     for game in round_.games.filter(status=Game.Status.PENDING).order_by("table")[:2]:
         results.report(SYSTEM, game.pk, event.result(game))
     return tournament
+
+
+# --- an Epic 40,000 campaign (seed 001), set up as the seed's example map and started ---------
+
+CAMPAIGN_NAME = "Demo — Laïtus Prime"
+CAMPAIGN_SIDES = (
+    ("west", "Alix", "Space Marines", "space-marines", 5, ("1", "3"), (
+        ("Aquila Guard", 1000, "ground", False, "1"), ("Bastion Guard", 1000, "ground", False, "3"),
+        ("Captain Varro", 800, "ground", True, "4"), ("Crusader Armour", 1200, "ground", False, "7"),
+        ("Eagle Scouts", 400, "ground", False, "9"))),
+    ("east", "Bastien", "Orks", "orks", 3, ("G", "I"), (
+        ("Mob Gork", 1000, "ground", False, "G"), ("Mob Mork", 1000, "ground", False, "I"),
+        ("Warboss Grukk", 700, "ground", True, "D"), ("Big Gunz", 1500, "ground", False, "A"),
+        ("Kult of Speed", 800, "ground", False, "C"))),
+)
+
+
+def demo_campaign(accounts: Sequence[Any] = ()) -> Any:
+    """The seed's example campaign between the first two demo players, started at turn 1."""
+    from league.campaign.army import DetachmentSpec
+    from league.campaign_models import Campaign
+    from league.campaign_state_serializers import SettingsSerializer
+    from league.services import campaigns
+    from league.systems import normalised
+
+    existing = Campaign.objects.filter(name=CAMPAIGN_NAME).first()
+    if existing is not None:
+        return existing
+    campaign = campaigns.create_campaign(SYSTEM, name=CAMPAIGN_NAME, seed=1,
+                                         settings=normalised(SettingsSerializer, {}))
+    placements = {}
+    for index, (side, name, army, faction, value, majors, detachments) in enumerate(CAMPAIGN_SIDES):
+        account = accounts[index] if index < len(accounts) else None
+        campaigns.add_side(SYSTEM, campaign, side=side, name=name, army_name=army, faction=faction,
+                           strategic_value=value, username=account.get_username() if account else None)
+        campaigns.set_army(SYSTEM, campaign, side, [DetachmentSpec(d[0], d[1], d[2], d[3]) for d in detachments])
+        campaigns.set_majors(SYSTEM, campaign, side, majors)
+        placements[side] = [(d[0], d[4]) for d in detachments]
+    side: str | None = "east"  # R11: the lower strategic value places first, then they alternate
+    while side is not None:
+        detachment, territory = placements[side].pop(0)
+        side = campaigns.place(SYSTEM, campaign, detachment=detachment, territory=territory, side=side)
+    return campaigns.start(SYSTEM, campaign)

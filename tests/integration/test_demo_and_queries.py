@@ -47,6 +47,23 @@ def test_demo_data_holds_a_running_tournament_with_a_published_round(client, set
     assert len(flagged) == 4  # two illegal lists and two missing ones among 12 players
 
 
+def test_demo_data_holds_an_event_of_every_system_and_a_campaign(client, settings, tmp_path):
+    settings.DATA_DIR = tmp_path
+    call_command("demo_data")
+    call_command("demo_data")
+    systems = {slug: Tournament.objects.get(slug=slug) for slug in ("demo-dynamics", "demo-nuln", "demo-urban")}
+    assert [t.game_system.slug for t in systems.values()] == ["w40k4", "whfb", "urban-war"]
+    assert systems["demo-dynamics"].turn_system == "dynamics"
+    for slug, tournament in systems.items():
+        assert tournament.status == Tournament.Status.RUNNING
+        lists = [pl.army_list for p in tournament.players.all() for pl in p.lists.all()]
+        assert lists and all(army_list.valid for army_list in lists), slug
+        round_ = client.get(f"/api/v1/tournaments/{slug}/rounds/1/").json()
+        assert [g["status"] for g in round_["games"]].count("confirmed") == 2
+    campaign = client.get("/api/v1/campaigns/demo-laitus-prime/").json()
+    assert campaign["status"] == "running" and set(campaign["sides"]) == {"west", "east"}
+
+
 def test_demo_data_prints_links_to_the_served_site(capsys, settings, tmp_path, monkeypatch):
     settings.DATA_DIR = tmp_path
     monkeypatch.setenv("PORT", "9123")

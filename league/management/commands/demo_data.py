@@ -12,7 +12,7 @@ from armylists import services
 from armylists.models import ArmyList
 from armylists.validation import Entry
 from league.demo import DEMO_PASSWORD_FILE, demo_accounts, demo_password, demo_tournament
-from league.demo_systems import demo_system_events
+from league.demo_systems import demo_campaign, demo_system_events
 
 ADMIN_PASSWORD_FILE = "admin_password"
 
@@ -47,6 +47,7 @@ class Command(BaseCommand):
             self._lists(accounts[0])
             tournament = demo_tournament(accounts)
             others = demo_system_events(accounts)
+            campaign = demo_campaign(accounts)
         site = site_url(options["host"], options["port"])
         self.stdout.write(self.style.SUCCESS("Demo data ready."))
         self.stdout.write(f"Admin: {site}{reverse('admin:index')}  user: admin  password: {password}")
@@ -55,6 +56,7 @@ class Command(BaseCommand):
         self.stdout.write(f"Demo tournament: {site}{reverse('tournament', args=[tournament.slug])}")
         for other in others:
             self.stdout.write(f"  {other.name}: {site}{reverse('tournament', args=[other.slug])}")
+        self.stdout.write(f"  {campaign.name}: {site}/api/v1/campaigns/{campaign.slug}/")
         self.stdout.write(f"(the passwords are kept in {settings.DATA_DIR / ADMIN_PASSWORD_FILE} "
                           f"and {settings.DATA_DIR / DEMO_PASSWORD_FILE})")
 
