@@ -3,7 +3,7 @@ from django.urls import include, path
 
 from armylists import api as armylists_api
 from armylists import systems_api
-from league import accounts, campaign_api, rolls_api, whfb_api
+from league import accounts, campaign_api, clock_api, rolls_api, whfb_api
 from league import api as league_api
 from missions import api as missions_api
 from missions import dynamics_api, urban_war_api
@@ -57,6 +57,8 @@ urlpatterns = [
          name="api-round-publish"),
     path("tournaments/<slug:slug>/rounds/<int:number>/repair/", league_api.RepairRoundView.as_view(),
          name="api-round-repair"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/clock/", clock_api.RoundClockView.as_view(),
+         name="api-round-clock"),
     path("tournaments/<slug:slug>/standings/", league_api.StandingsView.as_view(), name="api-standings"),
     path("games/<int:pk>/", league_api.GameView.as_view(), name="api-game"),
     path("games/<int:pk>/report/", league_api.ReportView.as_view(), name="api-game-report"),
@@ -65,4 +67,5 @@ urlpatterns = [
     path("games/<int:pk>/rolls/", rolls_api.GameRollsView.as_view(), name="api-game-rolls"),
     path("campaigns/", include("league.campaign_state_api")),
     path("", include("league.pack_api")),
+    path("", include("league.checkin_api")),
 ]

@@ -217,6 +217,10 @@ EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.cons
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="muster@localhost")
 # EMAIL_URL (e.g. smtp+tls://user:pass@host:587) overrides the backend, server, login and TLS.
 globals().update(email_settings(env.str("EMAIL_URL", default="")))
+# Links in e-mails (notices, invitations) start with this address: the site as players reach it.
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# An invitation to link a walk-in's registration to an account is valid this many days.
+MUSTER_INVITATION_DAYS = env.int("MUSTER_INVITATION_DAYS", default=14)
 
 # HTTPS=true is the production switch: redirects, HSTS and cookies that never travel over HTTP.
 HTTPS = env.bool("HTTPS", default=False)

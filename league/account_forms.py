@@ -41,3 +41,7 @@ class ProfileForm(forms.Form):
                              help_text=_("Password-reset links are sent to this address."))
     language = forms.ChoiceField(label=_("Preferred language"), choices=language_choices,
                                  required=False)
+    notices = forms.BooleanField(
+        label=_("E-mail notices"), required=False,
+        help_text=_("An e-mail when a round is published, when your opponent reports, when a "
+                    "dispute is settled and when the lists lock."))

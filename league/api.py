@@ -18,11 +18,12 @@ from armylists.systems_api import ignored_fields
 from config.api_errors import api_error, validated
 from league import serializers as s
 from league.audit import Actor
-from league.errors import Forbidden, NotFound
+from league.clock_words import clock_data
+from league.errors import Forbidden, Invalid, NotFound
 from league.messages import list_problem_text
 from league.models import Game, Tournament
 from league.rolls_serializers import table_rolls_for
-from league.services import dynamics, lists, results, rounds, standings, tournaments
+from league.services import awards, clock, dynamics, lists, results, rounds, standings, tournaments
 
 ANSWER = OpenApiResponse(description="see api-v1.md")
 ROLE_PARAM = OpenApiParameter("role", str, enum=["attacker", "defender"], required=False)
@@ -214,7 +215,9 @@ class UnlockListView(APIView):
 def round_response(round_, status_code: int = 200) -> Response:
     # Byes (no table) last on every database: SQLite sorts NULL first, PostgreSQL last.
     games = round_.games.select_related("mission").order_by(F("table").asc(nulls_last=True), "pk")
-    return Response(s.round_data(round_, games, list_problem_text), status=status_code)
+    data = s.round_data(round_, games, list_problem_text)
+    data["clock"] = clock_data(clock.read(round_))  # the time left, from the server's clock
+    return Response(data, status=status_code)
 
 
 class RoundsView(APIView):
@@ -334,13 +337,39 @@ class DisputeView(APIView):
         return Response({"status": game.status, "game": game.pk})
 
 
+EXTRAS_PARAM = OpenApiParameter("extras", str, enum=["with", "without"], required=False,
+                                description="rank with (default) or without awards and penalties")
+
+
 class StandingsView(APIView):
-    @extend_schema(responses=ANSWER)
+    """GET: the standings; ``?extras=without`` ranks on games only. Each row's ``extras`` gives
+    the awards and penalties (``points`` includes those counted)."""
+
+    @extend_schema(parameters=[EXTRAS_PARAM], responses=ANSWER)
     def get(self, request, slug: str):
         tournament = get_tournament(request, slug)
+        ranked = ranked_with_extras(request)
+        extras = awards.load(tournament)
+        rows = standings.standings(tournament, ranked_with_extras=ranked, extras=extras)
         return Response([
             {"rank": row.rank, "player": {"id": player.pk, "name": player.name}, "points": row.points,
              "wins": row.wins, "draws": row.draws, "losses": row.losses, "byes": row.byes,
-             "dropped": player.dropped, "tiebreakers": dict(row.tiebreakers)}
-            for row, player in standings.standings(tournament)
+             "dropped": player.dropped, "tiebreakers": dict(row.tiebreakers),
+             "extras": extras_data(extras, player.pk, row.extra, ranked)}
+            for row, player in rows
         ])
+
+
+def ranked_with_extras(request) -> bool:
+    value = request.query_params.get("extras", "with")
+    if value not in ("with", "without"):
+        raise Invalid(_("extras is “with” or “without”."), "extras_invalid")
+    return value == "with"
+
+
+def extras_data(extras: awards.Extras, player_id: int, counted: int, ranked: bool) -> dict:
+    """The row's awards and penalties: the points counted in ``points`` and each component."""
+    return {"points": counted, "components": [
+        {"id": s.component.id, "name": s.component.name, "kind": s.component.kind,
+         "value": s.value, "points": s.points, "counted": s.counted}
+        for s in extras.scores(player_id, ranked=ranked)]}

@@ -7,6 +7,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from armylists.models import ArmyList, Chart, GameSystem
+from league.checkin_codes import new_checkin_code
 from missions.models import DiceStream, Level, Mission
 
 WEIGHTS = [("ignore", _("ignore")), ("avoid", _("avoid")), ("avoid_strongly", _("avoid strongly"))]
@@ -188,6 +189,15 @@ class Player(models.Model):
     club = models.CharField(_("club"), max_length=120, blank=True)
     faction = models.CharField(_("faction"), max_length=120, blank=True)
     checked_in = models.BooleanField(_("checked in"), default=False)
+    # When and by whom (staff, or the player at the venue): "already checked in" says so.
+    checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
+    checked_in_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                      null=True, blank=True, related_name="+",
+                                      verbose_name=_("checked in by"))
+    # The personal code staff scan at the door: secret, unique across events (a code of
+    # another event is recognised as such), never exported with the event.
+    checkin_code = models.CharField(_("check-in code"), max_length=16, unique=True,
+                                    default=new_checkin_code, editable=False)
     dropped = models.BooleanField(_("dropped"), default=False)
     list_unlocked = models.BooleanField(
         _("list unlocked"), default=False,
@@ -369,6 +379,10 @@ class AuditEntry(models.Model):
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action} {self.target}"
 
 
+from league.award_models import ScoreComponent  # noqa: E402, F401
 from league.campaign_models import Campaign  # noqa: E402, F401
+from league.checkin_models import VenueCheckIn  # noqa: E402, F401
+from league.clock_models import RoundClock  # noqa: E402, F401
+from league.notice_models import Notice  # noqa: E402, F401
 from league.pack_models import MissionPack  # noqa: E402, F401
 from league.profile_models import Profile  # noqa: E402, F401

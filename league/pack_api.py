@@ -1,4 +1,5 @@
-"""API: mission packs (api-v1): ask for a round's pack, follow it, download it. Staff only.
+"""API: mission packs and wall sheets (api-v1): ask for a round's pack or one of its wall
+sheets, follow it, download it. Staff only.
 
 Mounted under /api/v1/ by ``path("", include("league.pack_api"))`` in config/api_urls.py.
 """
@@ -16,6 +17,7 @@ from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api_errors import validated
 from league.audit import Actor
 from league.errors import Conflict, NotFound
 from league.models import Tournament
@@ -24,6 +26,9 @@ from league.services import packs
 
 PACK_ANSWER = inline_serializer("MissionPack", {
     "id": serializers.IntegerField(),
+    "kind": serializers.CharField(
+        required=False, help_text="mission_pack, or the wall sheet: pairings, find_table, "
+                                  "standings or slips"),
     # A plain string: a ChoiceField would add a second "status" enum to the schema (W001).
     "status": serializers.CharField(help_text="pending, running, done or failed"),
     "progress": serializers.IntegerField(min_value=0, max_value=100),
@@ -48,7 +53,7 @@ class StaffOnly(BasePermission):
 def pack_data(pack: MissionPack, request) -> dict[str, Any]:
     """A pack as api-v1 shows it."""
     data: dict[str, Any] = {
-        "id": pack.pk, "status": pack.status, "progress": pack.progress,
+        "id": pack.pk, "kind": pack.kind, "status": pack.status, "progress": pack.progress,
         "tournament": pack.round.tournament.slug, "round": pack.round.number,
         "requested_at": pack.requested_at.isoformat(), "stale": pack.stale,
     }
@@ -83,6 +88,37 @@ class PackRequestView(APIView):
         pack.refresh_from_db()  # eager mode (no broker) has built it already
         return Response({"id": pack.pk, "status": pack.status, "progress": pack.progress},
                         status=status.HTTP_202_ACCEPTED)
+
+
+WALL_SHEET_KINDS = [kind for kind in MissionPack.Kind.values
+                    if kind != MissionPack.Kind.MISSION_PACK]
+
+
+class WallSheetSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        choices=WALL_SHEET_KINDS,
+        help_text="pairings (by table), find_table (players in alphabetical order), standings "
+                  "(after this round, with tiebreakers) or slips (each player's results slip)")
+
+
+class WallSheetRequestView(APIView):
+    """POST (staff): print one wall sheet of round ``number`` in the background; follow it
+    with ``GET mission-packs/{id}/`` like a mission pack."""
+
+    permission_classes = [StaffOnly]
+
+    @extend_schema(request=WallSheetSerializer, responses={202: PACK_ANSWER, 400: OpenApiResponse(),
+                                                           404: OpenApiResponse(),
+                                                           409: OpenApiResponse()})
+    def post(self, request, slug: str, number: int):
+        tournament = Tournament.objects.filter(slug=slug).first()
+        if tournament is None:
+            raise NotFound(_("No such tournament."), "tournament_not_found")
+        kind = validated(WallSheetSerializer, request)["kind"]
+        pack = packs.request_pack(Actor.of(request), tournament, number, kind=kind)
+        pack.refresh_from_db()  # eager mode (no broker) has built it already
+        return Response({"id": pack.pk, "kind": pack.kind, "status": pack.status,
+                         "progress": pack.progress}, status=status.HTTP_202_ACCEPTED)
 
 
 class PackView(APIView):
@@ -122,6 +158,8 @@ class PackDownloadView(APIView):
 urlpatterns = [
     path("tournaments/<slug:slug>/rounds/<int:number>/mission-pack/", PackRequestView.as_view(),
          name="api-mission-pack-request"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/wall-sheets/",
+         WallSheetRequestView.as_view(), name="api-wall-sheet-request"),
     path("mission-packs/<int:pk>/", PackView.as_view(), name="api-mission-pack"),
     path("mission-packs/<int:pk>/download/", PackDownloadView.as_view(),
          name="api-mission-pack-download"),

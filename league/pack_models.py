@@ -18,7 +18,8 @@ def new_token() -> str:
 
 
 class MissionPack(models.Model):
-    """One request to print a round's pack; the task moves it pending -> running -> done|failed."""
+    """One request to print a round's pack, or one of its wall sheets (``kind``); the task
+    moves it pending -> running -> done|failed."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")
@@ -26,10 +27,19 @@ class MissionPack(models.Model):
         DONE = "done", _("done")
         FAILED = "failed", _("failed")
 
+    class Kind(models.TextChoices):
+        MISSION_PACK = "mission_pack", _("mission pack")
+        PAIRINGS = "pairings", _("pairings by table")
+        FIND_TABLE = "find_table", _("find your table")
+        STANDINGS = "standings", _("standings")
+        SLIPS = "slips", _("results slips")
+
     round = models.ForeignKey("league.Round", on_delete=models.CASCADE, related_name="mission_packs",
                               verbose_name=_("round"))
     status = models.CharField(_("status"), max_length=10, choices=Status.choices,
                               default=Status.PENDING)
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices,
+                            default=Kind.MISSION_PACK)
     progress = models.PositiveSmallIntegerField(_("progress (%)"), default=0,
                                                 validators=[MaxValueValidator(100)])
     file = models.FileField(_("file"), upload_to="packs/", blank=True, max_length=200)
@@ -58,7 +68,10 @@ class MissionPack(models.Model):
         ordering = ["-requested_at", "-pk"]
 
     def __str__(self) -> str:
-        return _("Mission pack, %(round)s") % {"round": self.round}
+        if self.kind == self.Kind.MISSION_PACK:
+            return _("Mission pack, %(round)s") % {"round": self.round}
+        return _("Wall sheet (%(kind)s), %(round)s") % {"kind": self.get_kind_display(),
+                                                         "round": self.round}
 
     @property
     def stale(self) -> bool:
@@ -76,7 +89,8 @@ class MissionPack(models.Model):
     @property
     def download_name(self) -> str:
         """The name a browser saves the file under."""
-        return f"{self.round.tournament.slug}-round-{self.round.number}.pdf"
+        suffix = "" if self.kind == self.Kind.MISSION_PACK else f"-{self.kind.replace('_', '-')}"
+        return f"{self.round.tournament.slug}-round-{self.round.number}{suffix}.pdf"
 
 
 @receiver(post_delete, sender=MissionPack)

@@ -11,6 +11,8 @@ class Profile(models.Model):
                                 related_name="profile", verbose_name=_("account"))
     language = models.CharField(_("preferred language"), max_length=10, blank=True, default="",
                                 choices=settings.LANGUAGES)
+    # E-mail notices about the player's events (rounds, reports, disputes, lists locked).
+    notices = models.BooleanField(_("e-mail notices"), default=True)
 
     class Meta:
         verbose_name = _("profile")

@@ -15,6 +15,10 @@ Conventions (organiser settings where the rules are silent):
   a tie of three or more is left to the next tiebreaker, because a mini-table of a subgroup
   depends on games some of them never played.
 - Last of all, a stable hash of (seed, player id) makes every rank unique.
+- ``extra`` (awards and penalties, per player, possibly negative) is added to the tournament
+  points the ranking and ``points`` use, and shown in ``extra``; the tiebreakers stay on game
+  points (``sos`` sums the opponents' points from games), because an award is not won against
+  an opponent. Players missing from ``extra`` get 0.
 """
 
 from __future__ import annotations
@@ -71,11 +75,13 @@ class StandingRow:
     losses: int
     byes: int
     tiebreakers: Mapping[str, float | int]
+    extra: int = 0  # awards minus penalties, already included in ``points``
 
 
 @dataclass
 class _Tally:
-    points: int = 0
+    points: int = 0  # from games and byes only
+    extra: int = 0
     wins: int = 0
     draws: int = 0
     losses: int = 0
@@ -87,15 +93,20 @@ class _Tally:
 
 
 def compute_standings(
-    player_ids: Sequence[int], results: Sequence[GameResult], settings: ScoringSettings
+    player_ids: Sequence[int],
+    results: Sequence[GameResult],
+    settings: ScoringSettings,
+    extra: Mapping[int, int] | None = None,
 ) -> tuple[StandingRow, ...]:
-    """Standings of ``player_ids`` from ``results``; ranks are 1..n and unique."""
+    """Standings of ``player_ids`` from ``results`` (plus ``extra`` points per player); ranks
+    are 1..n and unique."""
     _check_settings(settings)
     tallies = {pid: _Tally() for pid in player_ids}
     if len(tallies) != len(player_ids):
         raise ValueError("player ids must be unique")
     for result in results:
         _record(tallies, result, settings)
+    _add_extra(tallies, extra or {})
     keys = _keys(tallies, settings)
     order = _order(tallies, keys, settings)
     return tuple(
@@ -112,6 +123,14 @@ def _check_settings(settings: ScoringSettings) -> None:
         raise ValueError("a tiebreak is listed twice")
     if isinstance(settings.bye_points, str) and settings.bye_points not in ("win", "draw"):
         raise ValueError("bye_points must be 'win', 'draw' or an int")
+
+
+def _add_extra(tallies: dict[int, _Tally], extra: Mapping[int, int]) -> None:
+    unknown = sorted(set(extra) - set(tallies))
+    if unknown:
+        raise ValueError(f"extra points for unknown players {unknown}")
+    for pid, points in extra.items():
+        tallies[pid].extra = int(points)
 
 
 def _record(tallies: dict[int, _Tally], result: GameResult, settings: ScoringSettings) -> None:
@@ -211,8 +230,9 @@ def _keys(tallies: dict[int, _Tally], settings: ScoringSettings) -> dict[int, di
 def _order(
     tallies: dict[int, _Tally], keys: dict[int, dict[str, Key]], settings: ScoringSettings
 ) -> list[int]:
-    """Players best first: points, the tiebreakers in order, then the seeded lot."""
-    groups = _split(list(tallies), lambda pid: tallies[pid].points)
+    """Players best first: points (extra included), the tiebreakers in order, then the seeded
+    lot."""
+    groups = _split(list(tallies), lambda pid: tallies[pid].points + tallies[pid].extra)
     for name in settings.tiebreaks:
         if name == "head_to_head":
             groups = [part for g in groups for part in _head_to_head(g, tallies, keys)]
@@ -259,10 +279,11 @@ def _row(
     return StandingRow(
         rank=rank,
         player=pid,
-        points=tally.points,
+        points=tally.points + tally.extra,
         wins=tally.wins,
         draws=tally.draws,
         losses=tally.losses,
         byes=tally.byes,
         tiebreakers=shown,
+        extra=tally.extra,
     )

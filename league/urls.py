@@ -4,7 +4,8 @@ from django.contrib.auth.views import LogoutView
 from django.urls import path
 
 from league import views
-from league.views import account
+from league.views import account, awards, checkin, invitations, projector
+from league.views.campaigns import campaign
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -12,8 +13,15 @@ urlpatterns = [
     path("logout/", LogoutView.as_view(), name="logout"),
     path("signup/", views.signup, name="signup"),
     path("tournaments/<slug:slug>/", views.tournament, name="tournament"),
+    path("tournaments/<slug:slug>/vote/", awards.vote, name="tournament_vote"),
+    path("invitations/<str:token>/", invitations.invitation, name="invitation"),
+    path("tournaments/<slug:slug>/projector/", projector.projector, name="projector"),
+    path("tournaments/<slug:slug>/projector/state/", projector.projector_state,
+         name="projector_state"),
     path("tournaments/<slug:slug>/players/<int:pk>/list/", views.player_list, name="player_list"),
+    path("tournaments/<slug:slug>/check-in/", checkin.self_check_in, name="self_check_in"),
     path("games/<int:pk>/", views.game, name="game"),
+    path("campaigns/<slug:slug>/", campaign, name="campaign"),
     path("profile/", account.profile, name="profile"),
     path("password-reset/", account.RateLimitedPasswordResetView.as_view(), name="password_reset"),
     path("password-reset/done/", auth_views.PasswordResetDoneView.as_view(),

@@ -11,7 +11,10 @@ from django.utils.translation import gettext_lazy as _
 
 from league.admin import (
     audit,  # noqa: F401  (registers its ModelAdmins)
+    awards,  # noqa: F401  (registers its ModelAdmins)
+    campaigns,  # noqa: F401  (registers its ModelAdmins)
     games,  # noqa: F401  (registers its ModelAdmins)
+    notices,  # noqa: F401  (registers its ModelAdmins)
     packs,  # noqa: F401  (registers its ModelAdmins)
     players,  # noqa: F401  (registers its ModelAdmins)
     tournaments,  # noqa: F401  (registers its ModelAdmins)

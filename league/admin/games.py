@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from config.readonly_admin import ReadOnlyAdmin
+from league.admin import round_desk
 from league.admin.common import DEVIATION_LABELS, EMPTY, admin_url, link, safe_next
 from league.admin.forms import ScenarioForm, SettleForm
 from league.admin.packs import start_pack
@@ -158,12 +159,14 @@ class RoundAdmin(ReadOnlyAdmin):
             # Rounds of systems without rolled missions are played with the organisers' text.
             if may_change and (obj.scenario or not obj.tournament.rules.rolls_missions):
                 context["scenario_form"] = ScenarioForm(initial={"scenario": obj.scenario})
+            context["clock"] = round_desk.clock_panel(obj, can_act=may_change,
+                                                      next_url=request.path)
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     def get_urls(self):
         scenario = self.admin_site.admin_view(require_POST(self.scenario_view))
         return [path("<int:pk>/scenario/", scenario, name="league_round_scenario"),
-                *super().get_urls()]
+                *round_desk.urls(self), *super().get_urls()]
 
     def scenario_view(self, request, pk: int):
         if not request.user.has_perm("league.change_tournament"):

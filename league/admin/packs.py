@@ -1,4 +1,5 @@
-"""Admin: mission packs (progress, download, retry) and the "print the mission pack" round action.
+"""Admin: mission packs and wall sheets (progress, download, retry), the "print the mission pack"
+round action and the wall-sheet buttons of the round and event pages.
 
 Importing this module registers ``MissionPackAdmin``; ``start_pack`` is an action for the
 Round admin (``actions = [start_pack]``).
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponseRedirect, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils.html import format_html
@@ -16,10 +17,13 @@ from django.views.decorators.http import require_POST
 
 from league.audit import Actor
 from league.errors import ServiceError
+from league.models import Round
 from league.pack_models import MissionPack
 from league.services import packs
 
 Status = MissionPack.Status
+Kind = MissionPack.Kind
+WALL_SHEETS = (Kind.PAIRINGS, Kind.FIND_TABLE, Kind.STANDINGS, Kind.SLIPS)
 
 
 def _change_url(pack: MissionPack) -> str:
@@ -73,13 +77,14 @@ class MissionPackAdmin(admin.ModelAdmin):
     """Read-only: packs are made by the round action and the task, never typed in."""
 
     change_form_template = "packs/admin_change_form.html"
-    list_display = ["__str__", "status", "progress_bar", "download", "requested_by", "requested_at"]
-    list_filter = ["status"]
+    list_display = ["__str__", "kind", "status", "progress_bar", "download", "requested_by",
+                    "requested_at"]
+    list_filter = ["status", "kind"]
     list_select_related = ["round__tournament", "requested_by"]
     actions = [retry_packs]
-    fields = readonly_fields = ["round", "status", "progress_bar", "download", "pages", "error",
-                                "requested_by", "requested_at", "started_at", "progress_at",
-                                "runs", "finished_at"]
+    fields = readonly_fields = ["round", "kind", "status", "progress_bar", "download", "pages",
+                                "error", "requested_by", "requested_at", "started_at",
+                                "progress_at", "runs", "finished_at"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -110,6 +115,8 @@ class MissionPackAdmin(admin.ModelAdmin):
             path("<int:pk>/status/", view(self.status_view), name="league_missionpack_status"),
             path("<int:pk>/retry/", view(require_POST(self.retry_view)),
                  name="league_missionpack_retry"),
+            path("wall-sheet/<int:round_pk>/<slug:kind>/",
+                 view(require_POST(self.wall_sheet_view)), name="league_missionpack_wall_sheet"),
             *super().get_urls(),
         ]
 
@@ -134,6 +141,22 @@ class MissionPackAdmin(admin.ModelAdmin):
             packs.retry_pack(Actor.of(request), pack)
         except ServiceError as exc:
             messages.error(request, str(exc.message))
+        return HttpResponseRedirect(_change_url(pack))
+
+    def wall_sheet_view(self, request: HttpRequest, round_pk: int,
+                        kind: str) -> HttpResponseRedirect:
+        """One button of the round (or the event's standings): start the wall sheet and go and
+        watch its progress on the same page as a mission pack."""
+        if not request.user.has_perm("league.change_tournament"):
+            raise PermissionDenied
+        if kind not in WALL_SHEETS:
+            raise Http404
+        round_ = get_object_or_404(Round.objects.select_related("tournament"), pk=round_pk)
+        try:
+            pack = packs.request_pack(Actor.of(request), round_.tournament, round_.number, kind)
+        except ServiceError as exc:
+            messages.error(request, str(exc.message))
+            return HttpResponseRedirect(reverse("admin:league_round_change", args=[round_.pk]))
         return HttpResponseRedirect(_change_url(pack))
 
     def change_view(self, request, object_id, form_url="", extra_context=None):

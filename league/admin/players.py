@@ -20,6 +20,7 @@ from league.admin.common import (
 )
 from league.admin.forms import UnlockForm
 from league.audit import Actor
+from league.checkin_codes import shown
 from league.errors import ServiceError
 from league.models import (
     Player,
@@ -85,13 +86,19 @@ class PlayerAdmin(ServiceErrorsMixin, admin.ModelAdmin):
     def get_fields(self, request, obj=None):
         if obj is None:
             return ["tournament", "user", "name", "club", "faction"]
-        return ["tournament", "user", "name", "club", "faction", "checked_in", "dropped",
-                "list_status", "list_unlocked", "lists_table", "created_at"]
+        return ["tournament", "user", "name", "club", "faction", "checked_in", "checked_in_at",
+                "checked_in_by", "check_in_code", "dropped", "list_status", "list_unlocked",
+                "lists_table", "created_at"]
 
     def get_readonly_fields(self, request, obj=None):
         if obj is None:
             return []
-        return ["tournament", "user", "list_status", "list_unlocked", "lists_table", "created_at"]
+        return ["tournament", "user", "checked_in_at", "checked_in_by", "check_in_code",
+                "list_status", "list_unlocked", "lists_table", "created_at"]
+
+    @admin.display(description=_("check-in code"))
+    def check_in_code(self, obj: Player) -> str:
+        return shown(obj.checkin_code)
 
     def has_delete_permission(self, request, obj=None):
         return False  # drop a player instead: their games and the audit log refer to them

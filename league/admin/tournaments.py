@@ -18,6 +18,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from armylists.models import GameSystem
+from league.admin import round_desk
+from league.admin.checkin import check_in_view, door_roster, window_view
 from league.admin.common import (
     EMPTY,
     PLAYER_EDITABLE,
@@ -42,9 +44,11 @@ from league.admin.forms import (
     setting_fields,
     setting_title,
 )
+from league.admin.walkins import finish_view, invite_view, require_typed_name
 from league.audit import Actor, record
 from league.errors import Invalid, ServiceError
 from league.models import (
+    Game,
     Player,
     Round,
     Tournament,
@@ -112,6 +116,8 @@ def _round_number(data) -> int:
 
 def _do_transition(actor: Actor, t: Tournament, data) -> str:
     target = data.get("target", "")
+    if target == Status.FINISHED and target in tournaments.TRANSITIONS.get(t.status, ()):
+        require_typed_name(t, data)  # the finish page sends it (admin/league/walkins.py)
     updated = tournaments.transition(actor, t, target)
     return _("“%(name)s” is now “%(status)s”.") % {
         "name": updated.name, "status": Status(updated.status).label}
@@ -181,7 +187,7 @@ class TournamentAdmin(ServiceErrorsMixin, admin.ModelAdmin):
         bulk_transition(Status.REGISTRATION_OPEN, _("Open registration")),
         bulk_transition(Status.LISTS_LOCKED, _("Lock lists")),
         bulk_transition(Status.RUNNING, _("Start the tournament")),
-        bulk_transition(Status.FINISHED, _("Finish the tournament")),
+        # No bulk finish: each event is finished on its own page, its name typed.
     ]
     inlines = [PlayerInline]
     event_fieldset = (_("Event"), {"fields": ["name", "slug", "status", "starts_on", "language"]})
@@ -367,8 +373,11 @@ class TournamentAdmin(ServiceErrorsMixin, admin.ModelAdmin):
     @staticmethod
     def _rounds(obj: Tournament) -> list[Round]:
         if not hasattr(obj, "_admin_rounds"):
-            obj._admin_rounds = list(obj.round_set.select_related("mission").annotate(
-                game_count=Count("games")).order_by("number"))
+            tables = Q(games__player_b__isnull=False)
+            obj._admin_rounds = list(obj.round_set.select_related("mission", "clock").annotate(
+                game_count=Count("games"), table_count=Count("games", filter=tables),
+                results_in=Count("games", filter=tables & Q(games__status=Game.Status.CONFIRMED)),
+            ).order_by("number"))
         return obj._admin_rounds
 
     # The cockpit: buttons on the change page -------------------------------------------
@@ -379,9 +388,9 @@ class TournamentAdmin(ServiceErrorsMixin, admin.ModelAdmin):
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     def _cockpit(self, request, obj: Tournament) -> dict[str, Any]:
-        counts = obj.players.aggregate(
-            total=Count("pk"), checked_in=Count("pk", filter=Q(checked_in=True)),
-            dropped=Count("pk", filter=Q(dropped=True)))
+        # One query gives the counts and who is missing (registered, not dropped, not in).
+        roster = door_roster(obj)
+        counts = roster.counts
         all_rounds = self._rounds(obj)
         latest = all_rounds[-1] if all_rounds else None
         next_number = latest.number if latest and latest.status == Round.Status.DRAFT else \
@@ -396,6 +405,11 @@ class TournamentAdmin(ServiceErrorsMixin, admin.ModelAdmin):
             "repairing_draft": latest is not None and latest.status == Round.Status.DRAFT,
             "latest": latest,
             "lists_locked": lists.lists_locked(obj),
+            "missing": roster.missing,
+            "printed_round": next((r for r in reversed(all_rounds)
+                                   if r.status != Round.Status.DRAFT), None),
+            "clock": round_desk.clock_panel(latest, can_act=self.has_change_permission(request, obj),
+                                            next_url=request.path),
         }
 
     def get_urls(self):
@@ -406,6 +420,15 @@ class TournamentAdmin(ServiceErrorsMixin, admin.ModelAdmin):
             path("<int:pk>/do/<slug:action>/", view(self.action_view), name="league_tournament_action"),
             path("<int:pk>/repair-round/", view(self.repair_view), name="league_tournament_repair"),
             path("<int:pk>/import-players/", view(self.import_view), name="league_tournament_import"),
+            path("<int:pk>/finish/", view(lambda request, pk: finish_view(self, request, pk)),
+                 name="league_tournament_finish"),
+            path("<int:pk>/invite/", view(lambda request, pk: invite_view(self, request, pk)),
+                 name="league_tournament_invite"),
+            path("<int:pk>/check-in/", view(lambda request, pk: check_in_view(self, request, pk)),
+                 name="league_tournament_check_in"),
+            path("<int:pk>/check-in/window/",
+                 view(lambda request, pk: window_view(self, request, pk)),
+                 name="league_tournament_check_in_window"),
             path("import-event/", view(lambda request: import_event_view(self, request)),
                  name="league_tournament_import_event"),
             path("<int:pk>/export.json", view(self.export_json), name="league_tournament_export_json"),

@@ -46,10 +46,15 @@ def plain(value: Any) -> Any:
     return value
 
 
+# Secrets that stay with this database: an imported player gets a new check-in code.
+LOCAL_COLUMNS = frozenset({"checkin_code"})
+
+
 def columns(model: type[models.Model]) -> list[models.Field]:
-    """The columns of ``model`` a document holds as they are: all but the id and the relations
-    (written by hand, as references)."""
-    return [f for f in model._meta.concrete_fields if not (f.primary_key or f.is_relation)]
+    """The columns of ``model`` a document holds as they are: all but the id, the relations
+    (written by hand, as references) and the local secrets."""
+    return [f for f in model._meta.concrete_fields
+            if not (f.primary_key or f.is_relation or f.name in LOCAL_COLUMNS)]
 
 
 def row_data(obj: models.Model) -> dict[str, Any]:

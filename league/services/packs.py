@@ -1,5 +1,9 @@
 """Mission packs: ask for a round's pack, gather the round into plain data, build and store the PDF.
 
+A round's wall sheets (``MissionPack.kind``: pairings, find your table, standings, slips) are
+asked for, built, stored and served the same way; only their content (``wall_sheets``) and
+layout (``missions/packs/wall.py``) differ.
+
 The task (``league.tasks.build_mission_pack``) calls ``build_pack``: it renders in chunks,
 reports progress after each one, and stores the PDF only when complete (a temporary file in
 the same directory, then ``os.replace``), so a retry never serves a half-written file.
@@ -33,7 +37,7 @@ from django.utils.translation import gettext_lazy as _
 
 from config.i18n import current_language, localized
 from league.audit import Actor, record
-from league.errors import Conflict, NotFound
+from league.errors import Conflict, Invalid, NotFound
 from league.models import Game, Player, Round, Tournament
 from league.pack_models import MissionPack, new_token
 from league.services.sheet_boxes import SheetKit
@@ -54,10 +58,12 @@ from missions.packs.data import (
     TableSheet,
 )
 from missions.packs.render import DEFAULT_CHUNK_TABLES, render_pack
+from missions.packs.wall import render_wall
 from missions.services import exceptions_of
 
 logger = logging.getLogger(__name__)
 Status = MissionPack.Status
+Kind = MissionPack.Kind
 T = TypeVar("T")
 ACTIVE = (Status.PENDING, Status.RUNNING)
 # A pack found running this many times (each earlier run died mid-build) fails instead of
@@ -83,28 +89,38 @@ def stale_seconds() -> int:
 # --- asking for a pack -------------------------------------------------------------------------
 
 @transaction.atomic
-def request_pack(actor: Actor, tournament: Tournament, number: int) -> MissionPack:
-    """A pack for round ``number``, built in the background once this transaction commits.
+def request_pack(actor: Actor, tournament: Tournament, number: int,
+                 kind: str = Kind.MISSION_PACK) -> MissionPack:
+    """A pack for round ``number`` (its mission pack, or the wall sheet ``kind``), built in
+    the background once this transaction commits.
 
-    A double click gets the pack already under way rather than a second one; a stale pack
-    (its worker died) is superseded by a fresh one.
+    A double click gets the pack of that kind already under way rather than a second one; a
+    stale pack (its worker died) is superseded by a fresh one.
     """
     require_staff(actor)
+    if kind not in Kind.values:
+        raise Invalid(_("No such printout."), "pack_kind_unknown")
     round_ = Round.objects.select_for_update().filter(tournament=tournament, number=number).first()
     if round_ is None:
         raise NotFound(_("No such round."), "round_not_found")
     if round_.status == Round.Status.DRAFT:
-        raise Conflict(_("Publish the round before printing its mission pack."),
+        raise Conflict(_("Publish the round before printing its mission pack.")
+                       if kind == Kind.MISSION_PACK else
+                       _("Publish the round before printing its wall sheets."),
                        "round_not_published")
-    # The round's lock serialises requests, so at most one live pack per round.
-    active = list(round_.mission_packs.select_for_update().filter(status__in=ACTIVE))
+    # The round's lock serialises requests, so at most one live pack per round and kind.
+    active = list(round_.mission_packs.select_for_update().filter(status__in=ACTIVE, kind=kind))
     live = next((pack for pack in active if not pack.stale), None)
     if live is not None:
         return live
-    pack = MissionPack.objects.create(round=round_, requested_by=actor.user if actor.user_id else None)
+    pack = MissionPack.objects.create(round=round_, kind=kind,
+                                      requested_by=actor.user if actor.user_id else None)
     for old in active:
         _supersede(actor, old, pack)
-    record(actor, "mission_pack_requested", tournament, round_, {"pack": pack.pk, "round": number})
+    details = {"pack": pack.pk, "round": number}
+    if kind != Kind.MISSION_PACK:
+        details["kind"] = kind
+    record(actor, "mission_pack_requested", tournament, round_, details)
     dispatch(pack)
     return pack
 
@@ -166,10 +182,9 @@ def build_pack(pack_id: int, chunk: int | None = None) -> str:
         return claimed
     pack, attempt = claimed
     try:
-        content = pack_content(pack.round)
-        store_atomically(pack, lambda out: render_pack(
-            content, out, chunk_tables=chunk or chunk_tables(),
-            progress=_reporter(pack.pk, attempt)), publish=_publisher(pack, attempt))
+        store_atomically(pack, _renderer(pack, chunk or chunk_tables(),
+                                         _reporter(pack.pk, attempt)),
+                         publish=_publisher(pack, attempt))
     except LostOwnership:
         logger.warning("mission pack %s: run %s lost the pack to a newer one", pack_id, attempt)
         return "superseded"
@@ -180,6 +195,18 @@ def build_pack(pack_id: int, chunk: int | None = None) -> str:
             progress_at=timezone.now())
         return Status.FAILED
     return Status.DONE
+
+
+def _renderer(pack: MissionPack, chunk: int,
+              progress: Callable[[int, int], None]) -> Callable[[BinaryIO], int]:
+    """What writes the pack's PDF: the round's mission pack, or one of its wall sheets."""
+    if pack.kind == Kind.MISSION_PACK:
+        content = pack_content(pack.round)
+        return lambda out: render_pack(content, out, chunk_tables=chunk, progress=progress)
+    from league.services import wall_sheets  # it reads this module's helpers
+
+    sheet = wall_sheets.wall_content(pack.round, pack.kind)
+    return lambda out: render_wall(sheet, out, chunk=chunk, progress=progress)
 
 
 @transaction.atomic

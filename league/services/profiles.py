@@ -1,4 +1,5 @@
-"""Account preferences: the e-mail address and the language a player prefers."""
+"""Account preferences: the e-mail address, the language a player prefers and whether they
+want e-mail notices."""
 from __future__ import annotations
 
 from typing import Any
@@ -19,6 +20,12 @@ def preferred_language(user: Any) -> str:
     return Profile.objects.filter(user=user).values_list("language", flat=True).first() or ""
 
 
+def preferences(user: Any) -> tuple[str, bool]:
+    """(language, e-mail notices wanted) of the account in one query: ("", True) until set."""
+    found = Profile.objects.filter(user=user).values_list("language", "notices").first()
+    return ("", True) if found is None else (found[0] or "", found[1])
+
+
 def remember_language(user: Any, language: str) -> Profile:
     """Store the language on the account; "" goes back to following the browser."""
     if language not in {"", *dict(settings.LANGUAGES)}:
@@ -27,11 +34,18 @@ def remember_language(user: Any, language: str) -> Profile:
 
 
 @transaction.atomic
-def update_account(actor: Actor, *, email: str, language: str) -> Profile:
-    """Save the profile form; an address change is audited (without the addresses)."""
+def update_account(actor: Actor, *, email: str, language: str,
+                   notices: bool | None = None) -> Profile:
+    """Save the profile form; an address change is audited (without the addresses), and so is
+    turning notices off or on (None leaves them as they are)."""
     user = actor.user
     if email != user.email:
         user.email = email
         user.save(update_fields=["email"])
         record(actor, "account.email", None, user.username)
-    return remember_language(user, language)
+    profile = remember_language(user, language)
+    if notices is not None and profile.notices != notices:
+        profile.notices = notices
+        profile.save(update_fields=["notices"])
+        record(actor, "account.notices", None, user.username, {"notices": notices})
+    return profile

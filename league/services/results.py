@@ -17,6 +17,7 @@ from league.audit import Actor, record
 from league.errors import Conflict, Forbidden, Invalid, NotFound
 from league.models import Game, Player, PlayerList, Report, Round
 from league.scoring import bands_of, tournament_points
+from league.services import notices
 from league.services.campaign_battles import report_outcome
 from league.services.rounds import complete_if_done
 from league.systems import Scored, normalised
@@ -201,6 +202,7 @@ def report(actor: Actor, game_id: int, content: ResultInput) -> Game:
         victory_points={str(k): int(v) for k, v in scored.victory_points.items()},
         stratagems={str(k): list(v) for k, v in content.stratagems.items()},
     )
+    notices.queue_report(game, new)  # before the status moves: it tells a settled dispute
     open_reports = game.reports.filter(status__in=OPEN).exclude(pk=new.pk)
     if staff:
         open_reports.update(status=Report.Status.SUPERSEDED)

@@ -8,11 +8,13 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from league import pairing
 from league.audit import Actor, record
 from league.errors import Conflict, Invalid, NotFound
 from league.models import Game, Player, PlayerList, Round, Tournament
+from league.services import notices
 from league.services.standings import pairing_states
 from league.services.tournaments import advance, locked_tournament, require_staff
 from league.systems import NOT_FOR_EVENTS
@@ -49,14 +51,34 @@ def _next_number(tournament: Tournament) -> tuple[int, Round | None]:
     last = tournament.round_set.order_by("-number").first()
     if last is not None and last.status == Round.Status.DRAFT:
         return last.number, last
-    if last is not None and last.games.exclude(status=Game.Status.CONFIRMED).exists():
-        raise Conflict(_("Round %(number)s still has results to confirm.") % {"number": last.number},
-                       "round_unconfirmed")
+    if last is not None:
+        blocking = list(last.games.exclude(status=Game.Status.CONFIRMED)
+                        .order_by("table").values_list("table", flat=True))
+        if blocking:
+            raise Conflict(_("Round %(number)s still has results to confirm: %(tables)s.")
+                           % {"number": last.number, "tables": tables_text(blocking)},
+                           "round_unconfirmed")
     number = (last.number if last else 0) + 1
     if number > tournament.rounds:
         raise Conflict(_("All %(rounds)s rounds have been paired.") % {"rounds": tournament.rounds},
                        "rounds_exhausted")
     return number, None
+
+
+MAX_NAMED_TABLES = 12
+
+
+def tables_text(tables: Sequence[int | None]) -> str:
+    """"tables 3, 7 and 12": the first MAX_NAMED_TABLES, then how many more (a message on a
+    phone stays short)."""
+    numbers = [str(t) for t in tables if t is not None]
+    shown, rest = numbers[:MAX_NAMED_TABLES], len(numbers) - MAX_NAMED_TABLES
+    if rest > 0:
+        return ngettext("tables %(tables)s and %(n)s more", "tables %(tables)s and %(n)s more",
+                        rest) % {"tables": ", ".join(shown), "n": rest}
+    if len(shown) == 1:
+        return _("table %(table)s") % {"table": shown[0]}
+    return _("tables %(tables)s and %(last)s") % {"tables": ", ".join(shown[:-1]), "last": shown[-1]}
 
 
 def _check_pairable(tournament: Tournament) -> None:
@@ -205,11 +227,12 @@ def _publish(actor: Actor, tournament: Tournament, round_: Round) -> None:
     round_.published_at = timezone.now()
     round_.save(update_fields=["status", "published_at"])
     record(actor, "round_published", tournament, round_, {"round": round_.number})
+    notices.queue_round_published(round_)
     complete_if_done(round_)
 
 
 def get_round(tournament: Tournament, number: int, *, staff: bool) -> Round:
-    round_ = tournament.round_set.filter(number=number).select_related("mission").first()
+    round_ = tournament.round_set.filter(number=number).select_related("mission", "clock").first()
     if round_ is None or (round_.status == Round.Status.DRAFT and not staff):
         raise NotFound(_("No such round."), "round_not_found")
     return round_

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from league.models import Game, Player, Round, Tournament
 from league.pairing import PlayerState
 from league.scoring import bands_of
+from league.services import awards
 from league.standings import GameResult, ScoringSettings, StandingRow, compute_standings
 
 
@@ -68,22 +69,30 @@ def confirmed_results(games: Iterable[PlayedGame],
 
 
 def compute(tournament: Tournament, games: Sequence[PlayedGame] | None = None,
-            player_ids: Sequence[int] | None = None) -> tuple[StandingRow, ...]:
-    """Standings of every player of the tournament (``player_ids`` must hold them all)."""
+            player_ids: Sequence[int] | None = None,
+            extra: Mapping[int, int] | None = None) -> tuple[StandingRow, ...]:
+    """Standings of every player of the tournament (``player_ids`` must hold them all);
+    ``extra`` adds awards and penalties per player (none: the pairing ranks on games only)."""
     if player_ids is None:
         player_ids = list(tournament.players.values_list("pk", flat=True))
     games = played_games(tournament) if games is None else games
     numbers = registration_numbers(player_ids)
     pks = {number: pk for pk, number in numbers.items()}
+    extra_points = {numbers[pk]: points for pk, points in (extra or {}).items() if pk in numbers}
     rows = compute_standings(list(pks), confirmed_results(games, numbers),
-                             scoring_settings(tournament))
+                             scoring_settings(tournament), extra_points)
     return tuple(replace(row, player=pks[row.player]) for row in rows)
 
 
-def standings(tournament: Tournament) -> list[tuple[StandingRow, Player]]:
-    """Rows best first, each with its player (one query for players, one for games)."""
+def standings(tournament: Tournament, *, ranked_with_extras: bool = True,
+              extras: awards.Extras | None = None) -> list[tuple[StandingRow, Player]]:
+    """Rows best first, each with its player (one query for players, one for games, one for the
+    awards and penalties unless ``extras`` is given). With ``ranked_with_extras`` the components
+    that count are added to the tournament points."""
     players = {p.pk: p for p in tournament.players.all()}
-    rows = compute(tournament, player_ids=list(players))
+    extras = awards.load(tournament) if extras is None else extras
+    rows = compute(tournament, player_ids=list(players),
+                   extra=extras.extra(ranked=ranked_with_extras))
     return [(row, players[row.player]) for row in rows]
 
 

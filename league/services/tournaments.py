@@ -6,12 +6,14 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from league.audit import Actor, record
 from league.errors import Conflict, Forbidden, Invalid, NotFound
 from league.models import Player, Tournament
+from league.services import notices
 from missions.models import DiceStream
 from missions.services import new_seed
 
@@ -124,6 +126,7 @@ def advance(actor: Actor, locked: Tournament, target: str) -> Tournament:
     previous, locked.status = locked.status, target
     locked.save(update_fields=["status"])
     record(actor, "status_changed", locked, locked, {"from": previous, "to": target})
+    notices.queue_status(locked, target)
     return locked
 
 
@@ -207,7 +210,13 @@ def update_player(actor: Actor, player: Player, **changes: Any) -> Player:
     before = {key: _plain(getattr(locked, key)) for key in changes}
     for key, value in changes.items():
         setattr(locked, key, value)
-    locked.save(update_fields=list(changes))
+    fields = list(changes)
+    if "checked_in" in changes and changes["checked_in"] != before["checked_in"]:
+        # When and by whom: a second check-in at the door says so (services/checkin.py).
+        locked.checked_in_at = timezone.now() if locked.checked_in else None
+        locked.checked_in_by = actor.user if locked.checked_in and actor.user_id else None
+        fields += ["checked_in_at", "checked_in_by"]
+    locked.save(update_fields=fields)
     record(actor, "player_changed", locked.tournament, locked,
            {"player": locked.pk, "before": before,
             "after": {key: _plain(value) for key, value in changes.items()}})

@@ -134,8 +134,9 @@ def profile(request):
             messages.success(request, _("Your profile is saved."))
             return response
     else:
-        form = ProfileForm(initial={"email": request.user.email,
-                                    "language": profiles.preferred_language(request.user)})
+        language, notices = profiles.preferences(request.user)
+        form = ProfileForm(initial={"email": request.user.email, "language": language,
+                                    "notices": notices})
     events = my_events(request.user)
     waiting = [(entry.player.tournament, row) for entry in events for row in entry.games
                if row.action]
@@ -145,5 +146,6 @@ def profile(request):
 
 def _save_profile(request, data: dict[str, Any]) -> bool:
     saved = attempt(request, lambda: profiles.update_account(
-        Actor.of(request), email=data["email"], language=data["language"]))
+        Actor.of(request), email=data["email"], language=data["language"],
+        notices=data["notices"]))
     return saved is not None

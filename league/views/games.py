@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from league.audit import Actor
+from league.clock_words import clock_text
 from league.errors import Forbidden, NotFound
 from league.game_forms import (
     DeclarationForm,
@@ -29,7 +30,7 @@ from league.game_forms import (
     vp_rows_from_list,
 )
 from league.models import Game, Player, Report, Round, Tournament
-from league.services import declarations, results, table_rolls
+from league.services import clock, declarations, results, table_rolls
 from league.services.lists import current_list
 from league.services.packs import Catalogue, game_length_text, roll_lines
 from league.system_game_forms import MoraleForm, SystemReportForm, report_form_class
@@ -61,8 +62,8 @@ def game(request, pk: int):
 def _visible_game(actor: Actor, pk: int) -> Game:
     """404 for a draft round's (or event's) game, 403 for a stranger; staff see all."""
     found = (Game.objects.select_related("round__tournament__level", "round__tournament__chart",
-                                         "round__tournament__game_system", "mission", "player_a",
-                                         "player_b").filter(pk=pk).first())
+                                         "round__tournament__game_system", "round__clock",
+                                         "mission", "player_a", "player_b").filter(pk=pk).first())
     if found is None or (found.round.tournament.status == Tournament.Status.DRAFT
                          and not actor.is_staff):
         raise Http404(_("No such game."))
@@ -254,7 +255,7 @@ def game_context(request, found: Game, me: Player | None,
     bound = bound or {}
     event = found.round.tournament
     context: dict[str, Any] = {"game": found, "tournament": event, "me": me,
-                               "opponent": _opponent(found, me)}
+                               "opponent": _opponent(found, me), "round_clock": round_clock(found)}
     if found.is_bye:
         return context
     catalogue = _catalogue(found)
@@ -296,6 +297,20 @@ def game_context(request, found: Game, me: Player | None,
         context["preview"] = form.current_preview()
         context["dispute_form"] = DisputeForm()
     return context
+
+
+def round_clock(found: Game) -> dict[str, Any] | None:
+    """The time left in the game's round, as the projector shows it (None until staff start
+    the clock, and for a bye)."""
+    if found.is_bye or found.round.status == Round.Status.DRAFT:
+        return None
+    reading = clock.read(found.round)
+    if not reading.shown:
+        return None
+    notes = {clock.PAUSED: _("paused"), clock.ENDED: _("round over")}
+    note = _("time is up") if reading.expired else notes.get(reading.state, "")
+    return {"state": reading.state, "seconds": reading.remaining_seconds, "note": note,
+            "text": clock_text(reading.remaining_seconds), "expired": reading.expired}
 
 
 def _reads_lists(found: Game) -> bool:

@@ -18,7 +18,8 @@ from league.account_forms import SignupForm
 from league.audit import Actor
 from league.forms import RegisterForm
 from league.models import TIEBREAK_CHOICES, Game, Player, Round, Tournament
-from league.services import lists, standings, tournaments
+from league.services import awards, lists, standings, tournaments
+from league.views import awards as award_views
 from league.views.common import attempt, visible_tournament
 
 Status = Tournament.Status
@@ -64,7 +65,8 @@ def _register(request, event: Tournament, me: Player | None):
 def event_context(request, event: Tournament, me: Player | None,
                   register_form: RegisterForm | None = None) -> dict[str, Any]:
     """Everything the event page shows, in a number of queries that does not grow with players."""
-    ranked = standings.standings(event)
+    extras, with_extras = awards.load(event), award_views.ranked_with_extras(request)
+    ranked = standings.standings(event, ranked_with_extras=with_extras, extras=extras)
     players = sorted((player for _row, player in ranked), key=lambda p: (p.name.casefold(), p.pk))
     published = list(event.round_set.exclude(status=Round.Status.DRAFT).select_related("mission")
                      .order_by("number"))
@@ -79,7 +81,9 @@ def event_context(request, event: Tournament, me: Player | None,
         "tournament": event, "players": players, "me": me, "round": current, "games": games,
         "pairings": [{"game": g, "result": result_line(g)} for g in games],
         "rounds": published, "latest_round": latest, "my_games": {g.pk for g in mine},
-        "my_game": my_game, "standings": standing_rows(event, ranked),
+        "my_game": my_game, "standings": standing_rows(event, ranked, extras, with_extras),
+        "votes": award_views.vote_forms(event, me, extras, players),
+        **award_views.standings_context(request, extras, with_extras),
         "tiebreak_labels": tiebreak_labels(event),
         "lists_locked": lists.lists_locked(event),
         "register_form": (register_form or RegisterForm()) if may_register else None,
@@ -123,10 +127,13 @@ def tiebreak_labels(event: Tournament) -> list[str]:
     return [str(names.get(key, key)) for key in event.tiebreaks]
 
 
-def standing_rows(event: Tournament, ranked) -> list[dict[str, Any]]:
+def standing_rows(event: Tournament, ranked, extras: awards.Extras | None = None,
+                  with_extras: bool = True) -> list[dict[str, Any]]:
+    extras = extras or awards.Extras()
     return [
         {"rank": row.rank, "player": player, "points": row.points, "wins": row.wins,
          "draws": row.draws, "losses": row.losses,
+         "extras": extras.scores(player.pk, ranked=with_extras),
          "tiebreakers": [_number(row.tiebreakers.get(key)) for key in event.tiebreaks]}
         for row, player in ranked
     ]

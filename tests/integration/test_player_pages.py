@@ -316,8 +316,9 @@ def test_event_page_queries_do_not_grow_with_players(client, staff, players,
     event = _event_with_round(staff, players, f"Ligue {players}")
     account = Player.objects.filter(tournament=event).first().user
     signed_in(client, account)
-    # session, user, event, my registration, players, played games, current round, its games
-    with django_assert_max_num_queries(8):
+    # session, user, event, my registration, players, played games, awards and penalties,
+    # current round, its games
+    with django_assert_max_num_queries(9):
         page = client.get(reverse("tournament", args=[event.slug]))
     assert page.status_code == 200
     assert text(page).count('<tr class="mine">') == 1

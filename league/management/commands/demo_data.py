@@ -56,7 +56,7 @@ class Command(BaseCommand):
         self.stdout.write(f"Demo tournament: {site}{reverse('tournament', args=[tournament.slug])}")
         for other in others:
             self.stdout.write(f"  {other.name}: {site}{reverse('tournament', args=[other.slug])}")
-        self.stdout.write(f"  {campaign.name}: {site}/api/v1/campaigns/{campaign.slug}/")
+        self.stdout.write(f"  {campaign.name}: {site}{reverse('campaign', args=[campaign.slug])}")
         self.stdout.write(f"(the passwords are kept in {settings.DATA_DIR / ADMIN_PASSWORD_FILE} "
                           f"and {settings.DATA_DIR / DEMO_PASSWORD_FILE})")
 

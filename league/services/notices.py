@@ -1,0 +1,336 @@
+"""E-mail notices: the services queue them after their commit, the task queue sends them.
+
+Each ``queue_*`` is called inside the service's transaction and only registers an
+``on_commit`` hook: a refused or rolled-back action sends nothing, and the task reads the
+committed rows. ``send`` (run by ``league.send_notices``) works out the recipients, skips
+players without an account, without an address or who turned notices off, and claims a
+``Notice`` row per recipient before sending: the row's unique constraint makes a task delivered
+twice, or run by two workers, send each e-mail once. A send that fails marks its row failed,
+and a later retry may claim it again. A worker that dies between the claim and the send leaves
+the row "sending": that e-mail is not sent (at most once, never twice).
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import EmailMessage, get_connection
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from league import notice_texts as texts
+from league.messages import role_name
+from league.models import Game, Player, PlayerList, Report, Round, Tournament
+from league.notice_models import Notice
+from league.profile_models import Profile
+
+Kind = Notice.Kind
+logger = logging.getLogger(__name__)
+
+
+def absolute(path: str) -> str:
+    """A link for an e-mail: the site's address (``SITE_URL``) and ``path``."""
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def stamp_of(moment) -> str:
+    """A moment as a key part, exact to the microsecond whatever the database returns."""
+    return str(int(moment.timestamp() * 1_000_000))
+
+
+# Queueing (inside the services' transactions) -----------------------------------------------
+
+def queue_round_published(round_: Round) -> None:
+    """Each player of a round just published: table, opponent, mission or scenario. A round
+    published again after a re-pairing is a new event (its new publication time)."""
+    _queue(Kind.ROUND_PUBLISHED, round_.pk, stamp_of(round_.published_at))
+
+
+def queue_report(game: Game, report: Report) -> None:
+    """Called as ``report`` is stored, before the game's status moves: a player's report tells
+    the opponent; a staff report on a disputed game tells both players it is settled."""
+    if report.by_player_id is not None:
+        _queue(Kind.RESULT_REPORTED, report.pk)
+    elif game.status == Game.Status.DISPUTED:
+        _queue(Kind.DISPUTE_SETTLED, report.pk)
+
+
+def queue_status(tournament: Tournament, target: str) -> None:
+    """After a lifecycle step: locking the lists tells every player (each lock is an event)."""
+    if target == Tournament.Status.LISTS_LOCKED:
+        _queue(Kind.LISTS_LOCKED, tournament.pk, stamp_of(timezone.now()))
+
+
+def queue_invitation(player: Player, email: str) -> None:
+    """The invitation to link a walk-in's registration to an account (league.services.invitations)."""
+    stamp = stamp_of(timezone.now())
+    transaction.on_commit(partial(_deliver_invitation, player.pk, email, stamp), robust=True)
+
+
+def _queue(kind: str, object_id: int, stamp: str = "") -> None:
+    # robust: the action is committed already; a broker that cannot be reached is logged
+    # instead of turning a done action into an error page.
+    transaction.on_commit(partial(_deliver, str(kind), object_id, stamp), robust=True)
+
+
+def _deliver(kind: str, object_id: int, stamp: str) -> None:
+    from league import tasks  # the tasks module imports the services
+
+    tasks.send_notices.delay(kind, object_id, stamp)
+
+
+def _deliver_invitation(player_id: int, email: str, stamp: str) -> None:
+    from league import tasks
+
+    tasks.send_invitation.delay(player_id, email, stamp)
+
+
+# Sending (in the task queue) ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Letter:
+    """One e-mail to write: to whom, under which key, and how (called in their language)."""
+
+    tournament: Tournament
+    recipient: Any  # the account
+    key: str
+    compose: Callable[[], texts.Letter] = field(compare=False)
+
+
+@dataclass
+class Outcome:
+    sent: int = 0
+    skipped: int = 0
+    failed: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return {"sent": self.sent, "skipped": self.skipped, "failed": self.failed}
+
+
+def send(kind: str, object_id: int, stamp: str = "") -> Outcome:
+    """Send the notices of one event; safe to run any number of times."""
+    builder = LETTERS.get(kind)
+    if builder is None:
+        raise ValueError(f"unknown notice kind {kind!r}")
+    letters = builder(object_id, stamp)
+    outcome = Outcome()
+    if not letters:
+        return outcome
+    preferences = _preferences(letter.recipient.pk for letter in letters)
+    with get_connection() as connection:  # one connection to the mail server for the batch
+        for letter in letters:
+            language, wanted = preferences.get(letter.recipient.pk, ("", True))
+            if not wanted or not letter.recipient.email:
+                outcome.skipped += 1
+                continue
+            language = language or letter.tournament.language or settings.LANGUAGE_CODE
+            _send_one(connection, kind, letter, language, letter.recipient.email, outcome)
+    return outcome
+
+
+def _send_one(connection, kind: str, letter: Letter, language: str, address: str,
+              outcome: Outcome) -> None:
+    notice = claim(letter.tournament.pk, letter.recipient.pk, kind, letter.key)
+    if notice is None:
+        outcome.skipped += 1  # sent (or being sent) by an earlier delivery
+        return
+    _send_claimed(notice, letter, language, address, outcome, connection)
+
+
+def _send_claimed(notice: Notice, letter: Letter, language: str, address: str,
+                  outcome: Outcome, connection=None) -> None:
+    """Write and send a claimed notice in ``language``; the row records how it went."""
+    try:
+        with translation.override(language):
+            subject, body = letter.compose()
+        EmailMessage(subject, body, None, [address], connection=connection).send()
+    except Exception as exc:  # noqa: BLE001  (any mail error: recorded, the task retries)
+        logger.warning("notice %s (%s) failed: %s", notice.kind, notice.key, exc)
+        Notice.objects.filter(pk=notice.pk).update(status=Notice.Status.FAILED,
+                                                   error=str(exc)[:500], language=language)
+        outcome.failed += 1
+        return
+    Notice.objects.filter(pk=notice.pk).update(status=Notice.Status.SENT, sent_at=timezone.now(),
+                                               language=language)
+    outcome.sent += 1
+
+
+def claim(tournament_id: int, recipient_id: int | None, kind: str, key: str) -> Notice | None:
+    """The notice row, newly taken by this run, or None when another run has it (sent, or being
+    sent). The insert is the claim: the database's uniqueness lets only one run through. A
+    failed notice is taken back by a conditional update, which only one run can win as well."""
+    try:
+        with transaction.atomic():
+            return Notice.objects.create(tournament_id=tournament_id, recipient_id=recipient_id,
+                                         kind=kind, key=key)
+    except IntegrityError:
+        pass
+    whom = {"recipient__isnull": True} if recipient_id is None else {"recipient_id": recipient_id}
+    rows = Notice.objects.filter(tournament_id=tournament_id, kind=kind, key=key, **whom)
+    if rows.filter(status=Notice.Status.FAILED).update(status=Notice.Status.SENDING, error=""):
+        return rows.first()
+    return None
+
+
+def _preferences(user_ids: Iterable[int]) -> dict[int, tuple[str, bool]]:
+    """Account -> (language, notices wanted); accounts without a profile want them."""
+    rows = Profile.objects.filter(user_id__in=set(user_ids)).values_list(
+        "user_id", "language", "notices")
+    return {user_id: (language, notices) for user_id, language, notices in rows}
+
+
+def _profile_link() -> str:
+    return absolute(reverse("profile"))
+
+
+def _table(event: Tournament, game: Game, me: Player, them: Player | None) -> texts.Table:
+    return texts.Table(event=event.name, round=game.round.number, table=game.table, me=me.name,
+                       opponent=them.name if them else None,
+                       link=absolute(reverse("game", args=[game.pk])))
+
+
+def _sides(game: Game) -> list[tuple[Player, Player | None]]:
+    if game.player_b is None:
+        return [(game.player_a, None)]
+    return [(game.player_a, game.player_b), (game.player_b, game.player_a)]
+
+
+def _round_letters(round_id: int, stamp: str) -> list[Letter]:
+    round_ = Round.objects.select_related("tournament", "mission").filter(pk=round_id).first()
+    if (round_ is None or round_.status == Round.Status.DRAFT or round_.published_at is None
+            or stamp_of(round_.published_at) != stamp):
+        return []  # unpublished since, or published again (that publication has its own task)
+    event = round_.tournament
+    games = round_.games.select_related("round", "mission", "player_a__user", "player_b__user")
+    key = f"{round_.pk}@{stamp}"
+    letters = []
+    for game in games:
+        for me, them in _sides(game):
+            if me.user is None:
+                continue
+            compose = partial(_compose_round, event, round_, game, me, them)
+            letters.append(Letter(event, me.user, key, compose))
+    return letters
+
+
+def _compose_round(event: Tournament, round_: Round, game: Game, me: Player,
+                   them: Player | None) -> texts.Letter:
+    mission = game.mission or round_.mission
+    role = game.roles.get(str(me.pk), "") if game.roles else ""
+    return texts.round_published(
+        _table(event, game, me, them), mission=mission.name if mission else "",
+        scenario=round_.scenario, role=str(role_name(role)) if role else "",
+        profile_link=_profile_link())
+
+
+def _report(report_id: int) -> Report | None:
+    return Report.objects.select_related(
+        "game__round__tournament", "game__player_a__user", "game__player_b__user",
+        "game__winner").filter(pk=report_id).first()
+
+
+def _result(game: Game, winner_id: int | None, victory_points: dict[str, int],
+            me: Player) -> str:
+    names = {p.pk: p.name for p in (game.player_a, game.player_b) if p is not None}
+    points = {names[pid]: victory_points.get(str(pid)) for pid in game.player_ids}
+    winner = names.get(winner_id) if winner_id else None
+    return texts.result_text(winner, winner_id == me.pk, points)
+
+
+def _reported_letters(report_id: int, stamp: str) -> list[Letter]:
+    report = _report(report_id)
+    if report is None or report.by_player_id is None or report.status not in (
+            Report.Status.REPORTED, Report.Status.DISPUTED):
+        return []  # confirmed or replaced meanwhile: nothing left to act on
+    game = report.game
+    event = game.round.tournament
+    letters = []
+    for me, them in _sides(game):
+        if me.pk == report.by_player_id or them is None or me.user is None:
+            continue
+
+        def compose(me: Player = me, them: Player = them) -> texts.Letter:
+            result = _result(game, report.winner_id, report.victory_points, me)
+            return texts.result_reported(_table(event, game, me, them), result,
+                                         disputed=report.status == Report.Status.DISPUTED,
+                                         profile_link=_profile_link())
+
+        letters.append(Letter(event, me.user, str(report.pk), compose))
+    return letters
+
+
+def _settled_letters(report_id: int, stamp: str) -> list[Letter]:
+    report = _report(report_id)
+    if report is None or report.game.status != Game.Status.CONFIRMED:
+        return []
+    game = report.game
+    event = game.round.tournament
+    letters = []
+    for me, them in _sides(game):
+        if me.user is None:
+            continue
+
+        def compose(me: Player = me, them: Player | None = them) -> texts.Letter:
+            result = _result(game, game.winner_id, game.victory_points, me)
+            return texts.dispute_settled(_table(event, game, me, them), result,
+                                         profile_link=_profile_link())
+
+        letters.append(Letter(event, me.user, str(report.pk), compose))
+    return letters
+
+
+LOCKED_OR_LATER = (Tournament.Status.LISTS_LOCKED, Tournament.Status.RUNNING)
+
+
+def _locked_letters(tournament_id: int, stamp: str) -> list[Letter]:
+    event = Tournament.objects.filter(pk=tournament_id).first()
+    if event is None or event.status not in LOCKED_OR_LATER:
+        return []  # reopened before the task ran
+    players = event.players.filter(dropped=False, user__isnull=False).select_related("user")
+    valid = dict(PlayerList.objects.filter(player__tournament=event, role="")
+                 .values_list("player_id", "army_list__valid"))
+    key = f"{event.pk}@{stamp}"
+    letters = []
+    for player in players:
+        state = None if player.pk not in valid else ("valid" if valid[player.pk] else "invalid")
+        link = absolute(reverse("player_list", args=[event.slug, player.pk]))
+        compose = partial(texts.lists_locked, event.name, player.name, state, link,
+                          _profile_link())
+        letters.append(Letter(event, player.user, key, compose))
+    return letters
+
+
+LETTERS: dict[str, Callable[[int, str], list[Letter]]] = {
+    Kind.ROUND_PUBLISHED: _round_letters,
+    Kind.RESULT_REPORTED: _reported_letters,
+    Kind.DISPUTE_SETTLED: _settled_letters,
+    Kind.LISTS_LOCKED: _locked_letters,
+}
+
+
+def send_invitation(player_id: int, email: str, stamp: str) -> Outcome:
+    """The invitation e-mail of a walk-in (no account yet: the claim has no recipient)."""
+    from league.services import invitations
+
+    outcome = Outcome()
+    player = Player.objects.select_related("tournament").filter(pk=player_id).first()
+    if player is None or player.user_id is not None or not email:
+        outcome.skipped += 1  # linked meanwhile: the invitation has no object any more
+        return outcome
+    event = player.tournament
+    notice = claim(event.pk, None, Kind.INVITATION, f"{player.pk}@{stamp}")
+    if notice is None:
+        outcome.skipped += 1
+        return outcome
+    link = absolute(reverse("invitation", args=[invitations.make_token(player, email)]))
+    language = event.language or settings.LANGUAGE_CODE
+    letter = Letter(event, None, notice.key, partial(
+        texts.invitation, event.name, player.name, link, settings.MUSTER_INVITATION_DAYS))
+    _send_claimed(notice, letter, language, email, outcome)
+    return outcome
+
