@@ -1,9 +1,11 @@
 """Request and answer shapes of the game-system endpoints and of each system's list body."""
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from armylists import whfb
 from armylists.models import Chart
-from armylists.serializers import MAX_UNITS, UnitSerializer
+from armylists.roster import FORMATS
+from armylists.serializers import MAX_ROSTER_CHARS, MAX_UNITS, UnitSerializer
 
 MAX_TAGS = 20
 MAX_OPTIONS = 20
@@ -55,11 +57,21 @@ class WhfbUnitSerializer(UnitSerializer):
 
 
 class WhfbListSerializer(serializers.Serializer):
+    """Units typed with their type, tags and options, or a roster (BattleScribe, NewRecruit)
+    whose categories give the five slots; its units are read as infantry without options."""
+
     chart = chart_field()
     points_limit = points_limit_field()
     faction = serializers.SlugField(max_length=50, required=False, allow_null=True, default=None)
     advanced_rules = AdvancedRulesSerializer(required=False)
-    units = WhfbUnitSerializer(many=True, max_length=MAX_UNITS)
+    units = WhfbUnitSerializer(many=True, max_length=MAX_UNITS, required=False)
+    roster = serializers.CharField(required=False, trim_whitespace=False, max_length=MAX_ROSTER_CHARS)
+    roster_format = serializers.ChoiceField(choices=["auto", *FORMATS], default="auto")
+
+    def validate(self, attrs: dict) -> dict:
+        if ("units" in attrs) == ("roster" in attrs):
+            raise serializers.ValidationError({"units": [_("Send exactly one of: units, roster.")]})
+        return attrs
 
 
 class CommandoModelSerializer(serializers.Serializer):

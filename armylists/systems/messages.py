@@ -3,6 +3,7 @@ from collections.abc import Mapping
 
 from django.utils.translation import gettext_lazy as _
 
+from armylists.messages import render_roster_error
 from armylists.whfb_messages import TEMPLATES as WHFB_TEMPLATES
 
 TEMPLATES = {
@@ -13,11 +14,16 @@ TEMPLATES = {
     "chart_rules_invalid": _("The chart %(chart)s has rules Muster cannot read; ask the organiser to fix them."),
     "game_system_unknown": _("There is no game system “%(game_system)s”."),
     "whfb_unknown_slot": _("%(count)s units are in no Warhammer Battle slot: %(names)s."),
+    "unit_type_assumed": _("A roster gives no unit types: its %(count)s units were read as infantry "
+                           "without options; set each unit's type on the list page to add mantlets, "
+                           "stakes or baggage."),
 }
 
 
 def render(code: str, params: Mapping[str, object]) -> str | None:
     """The sentence, or None when the code is not the registry's."""
+    if code == "roster_unreadable":
+        return render_roster_error(str(params.get("reason", "")), params)
     text = TEMPLATES.get(code)
     if text is None:
         return None

@@ -8,12 +8,14 @@ from django.utils.translation import gettext_lazy as _
 from armylists import services, validation
 from armylists import whfb as engine
 from armylists.models import Faction
+from armylists.roster import RosterUnreadable
 from armylists.systems import messages
 from armylists.systems.base import ListRefused, ListRules, render_problems
 from armylists.systems_serializers import WhfbListSerializer, WhfbUnitSerializer
 from armylists.whfb_messages import render_whfb_problem
 
-NO_POINTS_LIMIT = 10**9  # the count check only counts slots: points are the engine's
+NO_POINTS_LIMIT = 10**9
+ASSUMED_TYPE = "infantry"  # a roster gives no unit type: the most common, said in a warning  # the count check only counts slots: points are the engine's
 
 
 class WhfbRules(ListRules):
@@ -22,6 +24,8 @@ class WhfbRules(ListRules):
     item_serializer = WhfbUnitSerializer
 
     def check(self, chart: Any, data: Mapping[str, Any]) -> dict[str, Any]:
+        if "roster" in data:
+            return self._check_roster(chart, data)
         slug, tags = self._faction(chart, data.get("faction"))
         for unit in data["units"]:
             for option in unit["options"]:
@@ -51,10 +55,33 @@ class WhfbRules(ListRules):
             {"points": report.baggage.points, "allowance": report.baggage.allowance},
         }
 
+    def _check_roster(self, chart: Any, data: Mapping[str, Any]) -> dict[str, Any]:
+        """A roster's units as typed units (infantry, no tags or options: a roster says neither),
+        checked as such; the answer lists them (``units``) with the reader's warnings and
+        ``unit_type_assumed``, so the player knows to set types before choosing options."""
+        try:
+            parsed = services.read_roster(data["roster"], data["roster_format"], chart.game_system)
+        except RosterUnreadable as exc:
+            raise ListRefused("roster_unreadable", reason=exc.reason, **exc.params) from None
+        units = [{"name": e.name, "slot": e.slot, "points": e.points, "models": max(e.models, 1),
+                  "unit_type": ASSUMED_TYPE, "tags": [], "options": [], "baggage": False}
+                 for e in parsed.entries]
+        body = {k: v for k, v in data.items() if k not in ("roster", "roster_format")}
+        answer = self.check(chart, {**body, "units": units})
+        assumed = validation.Problem("unit_type_assumed", None, {"count": len(units), "type": ASSUMED_TYPE})
+        warnings = [*answer["warnings"], *(p.to_dict() for p in parsed.warnings), assumed.to_dict()]
+        return {**answer, "warnings": warnings, "units": units, "roster_format": parsed.format}
+
+    def stored_items(self, data: Mapping[str, Any], answer: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """A roster is stored as the units read from it."""
+        return [dict(u) for u in answer["units"]] if "roster" in data else super().stored_items(data, answer)
+
     def stored_report(self, data: Mapping[str, Any], answer: Mapping[str, Any]) -> dict[str, Any]:
         """The faction was checked with the list (its tags forbid baggage) but is none of its
-        units: a stored list keeps it in its report, so the page and the API read it back."""
-        return {**super().stored_report(data, answer), "faction": data.get("faction")}
+        units: a stored list keeps it in its report, so the page and the API read it back. The
+        roster itself is not an input: its units are the stored items."""
+        kept = {k: v for k, v in data.items() if k not in ("roster", "roster_format")}
+        return {**super().stored_report(kept, answer), "faction": data.get("faction")}
 
     def render(self, chart: Any, answer: Mapping[str, Any]) -> dict[str, Any]:
         names = services.slot_names(chart.game_system)
@@ -62,7 +89,8 @@ class WhfbRules(ListRules):
         def one(problem: validation.Problem) -> str:
             if problem.code == "unknown_slot" and problem.slot is None:
                 return messages.render("whfb_unknown_slot", problem.params) or problem.code
-            return render_whfb_problem(problem.code, problem.slot, problem.params, names)
+            return messages.render(problem.code, problem.params) or render_whfb_problem(
+                problem.code, problem.slot, problem.params, names)
 
         return {**answer, "errors": render_problems(answer["errors"], one),
                 "warnings": render_problems(answer["warnings"], one)}

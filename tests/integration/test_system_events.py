@@ -334,3 +334,56 @@ def test_editing_the_urban_war_chart_rechecks_commandos(staff):
     stored = expect(get(client, f"/tournaments/{slug}/players/{pid}/list/"), 200)
     assert [p["code"] for p in stored["report"]["errors"]] == ["profile_copies_above_max"]
     assert stored["report"]["inputs"] == {"size_min": 2, "size_max": 8}
+
+
+WHFB_ROSTER = """++ Empire (Warhammer Fantasy 7th Edition) [900pts] ++
+
++ Lords +
+
+General of the Empire [150pts]
+
++ Core +
+
+Halberdiers [300pts]
+. 20x Halberdier
+
+Crossbowmen [200pts]
+. 10x Crossbowman
+
++ Special +
+
+Knights [250pts]
+. 5x Knight
+
+++ Total: [900pts] ++
+"""
+
+
+def test_a_warhammer_battle_roster_gives_the_five_slots_and_is_stored_as_units(staff):
+    slug = create(staff, WHFB)["slug"]
+    (pid, client), = players(staff, slug, 1, "ros")
+    body = expect(put(client, f"/tournaments/{slug}/players/{pid}/list/",
+                      {"faction": "empire", "roster": WHFB_ROSTER}), 200)
+    assert [(u["name"], u["slot"], u["points"]) for u in body["units"]] == [
+        ("General of the Empire", "lords", 150), ("Halberdiers", "core", 300),
+        ("Crossbowmen", "core", 200), ("Knights", "special", 250)]
+    assert body["valid"] is True and body["base_points"] == 900 and body["baggage"] == {"points": 0, "allowance": 90}
+    assumed = [w for w in body["warnings"] if w["code"] == "unit_type_assumed"]
+    assert assumed and "infantry" in assumed[0]["message"]
+    stored = expect(get(client, f"/tournaments/{slug}/players/{pid}/list/"), 200)
+    assert [e["unit_type"] for e in stored["entries"]] == ["infantry"] * 4
+    assert "roster" not in stored["report"]["inputs"]
+    expect(put(client, f"/tournaments/{slug}/players/{pid}/list/", {"roster": "not a roster at all"}),
+           400, "roster_unreadable")
+    both = put(client, f"/tournaments/{slug}/players/{pid}/list/", {"roster": WHFB_ROSTER, "units": EMPIRE})
+    assert "units" in expect(both, 400)
+
+
+def test_lists_validate_reads_a_warhammer_battle_roster(staff):
+    body = expect(post(client_for(None), "/lists/validate/", {"chart": "whfb-open", "points_limit": 2000,
+                                                            "roster": WHFB_ROSTER}), 200)
+    assert [u["slot"] for u in body["units"]] == ["lords", "core", "core", "special"]
+    assert body["total_points"] == 900 and body["roster_format"] == "battlescribe_text"
+    french = expect(post(client_for(None), "/lists/validate/", {"chart": "whfb-open", "points_limit": 2000,
+                                                              "roster": ""}, HTTP_ACCEPT_LANGUAGE="fr"), 400)
+    assert "roster" in french
