@@ -62,7 +62,7 @@ def publish(staff: Actor, event: Tournament, capture) -> Round:
 
 def test_each_player_gets_their_table_opponent_and_mission(staff, mailoutbox,
                                                           django_capture_on_commit_callbacks):
-    event = open_event(staff, name="Cité en flammes")
+    event = open_event(staff, name="Cité en flammes", language="en")
     four_players(event)
     event = tournaments.transition(staff, event, Tournament.Status.LISTS_LOCKED)
     mailoutbox.clear()  # the lists-locked notices
@@ -88,7 +88,7 @@ def test_each_player_gets_their_table_opponent_and_mission(staff, mailoutbox,
 
 def test_a_draft_round_is_announced_when_it_is_published(staff, mailoutbox,
                                                          django_capture_on_commit_callbacks):
-    event = open_event(staff)
+    event = open_event(staff, language="en")
     four_players(event)
     event = tournaments.transition(staff, event, Tournament.Status.LISTS_LOCKED)
     mailoutbox.clear()
@@ -101,7 +101,7 @@ def test_a_draft_round_is_announced_when_it_is_published(staff, mailoutbox,
 
 
 def test_the_task_delivered_twice_sends_once(staff, mailoutbox, django_capture_on_commit_callbacks):
-    event = open_event(staff)
+    event = open_event(staff, language="en")
     four_players(event)
     round_ = publish(staff, event, django_capture_on_commit_callbacks)
     round_.refresh_from_db()
@@ -115,7 +115,7 @@ def test_the_task_delivered_twice_sends_once(staff, mailoutbox, django_capture_o
 
 
 def test_a_round_paired_again_is_a_new_notice(staff, mailoutbox, django_capture_on_commit_callbacks):
-    event = open_event(staff)
+    event = open_event(staff, language="en")
     four_players(event)
     publish(staff, event, django_capture_on_commit_callbacks)
     mailoutbox.clear()
@@ -127,7 +127,7 @@ def test_a_round_paired_again_is_a_new_notice(staff, mailoutbox, django_capture_
 
 def test_an_older_publication_is_not_sent_after_a_newer_one(staff, mailoutbox,
                                                             django_capture_on_commit_callbacks):
-    event = open_event(staff)
+    event = open_event(staff, language="en")
     four_players(event)
     round_ = publish(staff, event, django_capture_on_commit_callbacks)
     stale = "1"  # a stamp that is not the round's publication any more
@@ -137,7 +137,7 @@ def test_an_older_publication_is_not_sent_after_a_newer_one(staff, mailoutbox,
 
 def test_nothing_is_sent_when_the_action_is_rolled_back(staff, mailoutbox,
                                                         django_capture_on_commit_callbacks):
-    event = open_event(staff)
+    event = open_event(staff, language="en")
     four_players(event)
     with (django_capture_on_commit_callbacks(execute=True) as callbacks,
           pytest.raises(RuntimeError), transaction.atomic()):
@@ -148,7 +148,7 @@ def test_nothing_is_sent_when_the_action_is_rolled_back(staff, mailoutbox,
 
 
 def test_a_scenario_round_of_another_system(staff, mailoutbox, django_capture_on_commit_callbacks):
-    event = system_event(staff, "whfb", "whfb-open", "Bataille de Nuln", points_limit=2000,
+    event = system_event(staff, "whfb", "whfb-open", "Bataille de Nuln", points_limit=2000, language="en",
                          scoring={"mode": "vp_table", "preset": "oms-2011"})
     for name in ("Anna", "Boris"):
         tournaments.register_player(Actor(user=user(name.lower())), event, name=name)
@@ -195,7 +195,7 @@ def test_without_preference_the_events_language(staff, mailoutbox,
 
 def test_players_who_turned_notices_off_get_none(staff, client, mailoutbox,
                                                  django_capture_on_commit_callbacks):
-    event = open_event(staff)
+    event = open_event(staff, language="en")
     players = four_players(event)
     bob = players[1].user
     client.force_login(bob)
@@ -216,7 +216,7 @@ def test_players_who_turned_notices_off_get_none(staff, client, mailoutbox,
 
 def test_an_account_without_address_is_skipped(staff, mailoutbox,
                                                django_capture_on_commit_callbacks):
-    event = open_event(staff)
+    event = open_event(staff, language="en")
     players = four_players(event)
     get_user_model().objects.filter(pk=players[2].user_id).update(email="")
     publish(staff, event, django_capture_on_commit_callbacks)
@@ -227,7 +227,7 @@ def test_an_account_without_address_is_skipped(staff, mailoutbox,
 # --- reports and disputes ---------------------------------------------------------------------------
 
 def two_player_game(staff, capture) -> tuple[Game, Player, Player]:
-    event = open_event(staff, name="Duel")
+    event = open_event(staff, name="Duel", language="en")
     a, b = (register(event, user(name.lower()), name) for name in ("Alice", "Bob"))
     round_ = publish(staff, event, capture)
     return round_.games.get(), a, b
@@ -304,7 +304,7 @@ def test_a_staff_result_on_an_undisputed_game_is_no_settlement(staff, mailoutbox
 
 def test_locking_the_lists_tells_each_player_about_their_list(staff, mailoutbox,
                                                              django_capture_on_commit_callbacks):
-    event = open_event(staff, name="Verrou")
+    event = open_event(staff, name="Verrou", language="en")
     alice = register(event, user("alice"), "Alice")
     bob = register(event, user("bob"), "Bob", units=None)
     with django_capture_on_commit_callbacks(execute=True):
@@ -330,7 +330,7 @@ def test_locking_the_lists_tells_each_player_about_their_list(staff, mailoutbox,
 
 def test_a_failed_send_is_recorded_and_retried_once_it_works(staff, mailoutbox, monkeypatch,
                                                              django_capture_on_commit_callbacks):
-    event = open_event(staff, name="Panne")
+    event = open_event(staff, name="Panne", language="en")
     register(event, user("alice"), "Alice")
 
     def broken(self, *args, **kwargs):
@@ -348,7 +348,7 @@ def test_a_failed_send_is_recorded_and_retried_once_it_works(staff, mailoutbox, 
 
 
 def test_a_claimed_notice_is_never_claimed_twice(staff):
-    event = open_event(staff)
+    event = open_event(staff, language="en")
     account = user("alice")
     assert notices.claim(event.pk, account.pk, Kind.LISTS_LOCKED, "1@2") is not None
     assert notices.claim(event.pk, account.pk, Kind.LISTS_LOCKED, "1@2") is None
@@ -377,7 +377,7 @@ def wait_for_sent(count: int, timeout: float = 60) -> list[str]:
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_real_worker_sends_each_notice_once(celery_worker_process):
     staff = organiser()
-    event = open_event(staff, name="Ouvrier")
+    event = open_event(staff, name="Ouvrier", language="en")
     for name in ("Alice", "Bob", "Carol"):
         register(event, user(name.lower()), name)
     tournaments.transition(staff, event, Tournament.Status.LISTS_LOCKED)  # commits: queued

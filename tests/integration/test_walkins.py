@@ -32,7 +32,7 @@ def admin_client(client):
 
 @pytest.fixture
 def event():
-    return open_event(organiser(), name="Les Loups")
+    return open_event(organiser(), name="Les Loups", language="en")  # the texts read are English
 
 
 def walk_in(event: Tournament, name: str = "Anne Martin") -> Player:
