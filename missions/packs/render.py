@@ -170,25 +170,30 @@ def overlay_html(job: Job) -> str:
 
 # --- WeasyPrint ---------------------------------------------------------------------------------
 
-@lru_cache(maxsize=1)
-def _style():
-    """The print stylesheet, parsed once per process, and the font configuration it uses."""
+@lru_cache(maxsize=4)
+def stylesheet(static_path: str):
+    """A print stylesheet (a static file), parsed once per process, and the font
+    configuration it uses; the mission packs and the wall sheets each have theirs."""
     from weasyprint import CSS
     from weasyprint.text.fonts import FontConfiguration
 
-    path = finders.find(STYLESHEET)
+    path = finders.find(static_path)
     if path is None:
-        raise FileNotFoundError(f"static file {STYLESHEET} not found")
+        raise FileNotFoundError(f"static file {static_path} not found")
     fonts = FontConfiguration()
     with open(path, encoding="utf-8") as handle:
         return CSS(string=handle.read(), font_config=fonts), fonts
 
 
+def _style():
+    return stylesheet(STYLESHEET)
+
+
 def _layout(html: str, styled: bool = True):
     from weasyprint import HTML
 
-    stylesheet, fonts = _style()
-    return HTML(string=html).render(stylesheets=[stylesheet] if styled else [], font_config=fonts)
+    css, fonts = _style()
+    return HTML(string=html).render(stylesheets=[css] if styled else [], font_config=fonts)
 
 
 def render_job(job: Job) -> bytes:

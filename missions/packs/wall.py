@@ -12,14 +12,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import BinaryIO
 
-from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from missions.packs.render import merge
+from missions.packs.render import merge, stylesheet
 
 STYLESHEET = "packs/wall.css"
 Progress = Callable[[int, int], None]
@@ -144,26 +142,16 @@ def slips_html(content: WallContent, pages: Sequence[tuple[Slip, ...]], first: i
             "per_page": per_page})
 
 
-@lru_cache(maxsize=1)
 def _style():
-    """The wall stylesheet, parsed once per process, with its font configuration."""
-    from weasyprint import CSS
-    from weasyprint.text.fonts import FontConfiguration
-
-    path = finders.find(STYLESHEET)
-    if path is None:
-        raise FileNotFoundError(f"static file {STYLESHEET} not found")
-    fonts = FontConfiguration()
-    with open(path, encoding="utf-8") as handle:
-        return CSS(string=handle.read(), font_config=fonts), fonts
+    return stylesheet(STYLESHEET)
 
 
 def layout_pdf(html: str) -> tuple[bytes, int]:
     """(PDF bytes, pages) of one document."""
     from weasyprint import HTML
 
-    stylesheet, fonts = _style()
-    document = HTML(string=html).render(stylesheets=[stylesheet], font_config=fonts)
+    css, fonts = _style()
+    document = HTML(string=html).render(stylesheets=[css], font_config=fonts)
     return document.write_pdf(), len(document.pages)
 
 
