@@ -56,7 +56,10 @@ CARD_KEYS = ("name_en", "name_fr", "stats", "cal_options", "options", "options_c
 def _load_factions(apps, system, rows: list[dict[str, Any]]) -> dict[str, Any]:
     if not rows:
         return {}
-    Faction = apps.get_model("armylists", "Faction")
+    try:
+        Faction = apps.get_model("armylists", "Faction")
+    except LookupError:  # 0002 loads w40k4.json before factions exist; 0005 adds its factions
+        return {}
     return {
         row["slug"]: Faction.objects.update_or_create(
             game_system=system, slug=row["slug"],

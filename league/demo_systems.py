@@ -94,9 +94,10 @@ def _event(event: DemoEvent, accounts: Sequence[Any]) -> Tournament:
     tournament = tournaments.create_tournament(
         SYSTEM, slug=event.slug, name=event.name, seed=len(event.slug), status="registration_open",
         **event.fields())
-    for index, (name, club, faction) in enumerate(PLAYERS[:PLAYER_COUNT]):
+    # PLAYERS' factions are Warhammer 40,000 armies: these systems' players register without one.
+    for index, (name, club, _faction) in enumerate(PLAYERS[:PLAYER_COUNT]):
         account = accounts[index] if index < len(accounts) else None
-        player = tournaments.register_player(SYSTEM, tournament, name=name, club=club, faction=faction,
+        player = tournaments.register_player(SYSTEM, tournament, name=name, club=club, faction="",
                                              username=account.get_username() if account else None)
         event.submit(player)
     round_ = rounds.pair_next_round(SYSTEM, tournament)

@@ -24,6 +24,13 @@ class RegisterForm(forms.Form):
     club = forms.CharField(label=_("Club"), max_length=120, required=False)
     faction = forms.CharField(label=_("Faction"), max_length=120, required=False)
 
+    def __init__(self, *args: Any, factions: Sequence[tuple[str, str]] = (), **kwargs: Any):
+        """With ``factions`` (value, label) the faction is picked from them, not typed."""
+        super().__init__(*args, **kwargs)
+        if factions:
+            self.fields["faction"] = forms.ChoiceField(
+                label=_("Faction"), required=False, choices=[("", _("— not given —")), *factions])
+
 
 BLANK = (None, "", [])
 

@@ -79,6 +79,11 @@ class Tournament(models.Model):
     starts_on = models.DateField(_("date"), null=True, blank=True)
     list_deadline = models.DateTimeField(_("list deadline"), null=True, blank=True)
     lists_published = models.BooleanField(_("lists published"), default=False)
+    free_faction = models.BooleanField(
+        _("free-text factions"), default=False,
+        help_text=_("When set, players may type any faction; otherwise they pick one of the game "
+                    "system's factions (when it has any)."),
+    )
     require_check_in = models.BooleanField(
         _("pair only checked-in players"), default=False,
         help_text=_("When set, players who have not checked in are left out of the pairing."),

@@ -225,7 +225,7 @@ class TournamentForm(forms.ModelForm):
         fields = [
             "name", "slug", "starts_on", "language", "game_system", "chart", "points_limit",
             "level", "rounds", "on_six", "missions", "turn_system", "list_deadline",
-            "require_check_in", "club_weight", "faction_weight", "bye_priority", "win_points",
+            "free_faction", "require_check_in", "club_weight", "faction_weight", "bye_priority", "win_points",
             "draw_points", "loss_points", "bye_points", "tiebreaks", "seed",
         ]
 

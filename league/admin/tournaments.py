@@ -192,7 +192,7 @@ class TournamentAdmin(ServiceErrorsMixin, admin.ModelAdmin):
     inlines = [PlayerInline]
     event_fieldset = (_("Event"), {"fields": ["name", "slug", "status", "starts_on", "language"]})
     after_system_fieldsets = [
-        (_("Lists"), {"fields": ["list_deadline", "lists_published"]}),
+        (_("Lists"), {"fields": ["free_faction", "list_deadline", "lists_published"]}),
         (_("Pairing"), {"fields": ["require_check_in", "club_weight", "faction_weight",
                                    "bye_priority"]}),
         (_("Scoring"), {"fields": ["scoring_mode", "scoring_table", "win_points", "draw_points",

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from league.audit import Actor, record
 from league.errors import Conflict, Forbidden, Invalid, NotFound
 from league.models import Player, Tournament
-from league.services import notices
+from league.services import factions, notices
 from missions.models import DiceStream
 from missions.services import new_seed
 
@@ -160,7 +160,7 @@ def _account(username: str):
 def register_player(actor: Actor, tournament: Tournament, *, name: str, club: str = "",
                     faction: str = "", username: str | None = None) -> Player:
     """Staff register anyone at any time before the end; a player registers themself while
-    registration is open."""
+    registration is open. The faction follows ``factions.resolve`` for both."""
     locked = locked_tournament(tournament)
     if locked.status == Status.FINISHED:
         raise Conflict(_("This tournament is finished."), "tournament_finished")
@@ -177,6 +177,7 @@ def register_player(actor: Actor, tournament: Tournament, *, name: str, club: st
     if user is not None and locked.players.filter(user=user).exists():
         raise Conflict(_("This account is already registered for this tournament."),
                        "already_registered")
+    faction = factions.resolve(locked, faction)
     player = Player.objects.create(tournament=locked, user=user, name=name, club=club, faction=faction)
     record(actor, "player_registered", locked, player, {"player": player.pk, "user": getattr(user, "pk", None)})
     return player

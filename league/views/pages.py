@@ -12,13 +12,13 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from armylists.models import Chart
+from armylists.models import Chart, Faction
 from config.ratelimit import client_ip, hit
 from league.account_forms import SignupForm
 from league.audit import Actor
 from league.forms import RegisterForm
 from league.models import TIEBREAK_CHOICES, Game, Player, Round, Tournament
-from league.services import awards, lists, standings, tournaments
+from league.services import awards, factions, lists, standings, tournaments
 from league.views import awards as award_views
 from league.views.common import attempt, visible_tournament
 
@@ -51,7 +51,7 @@ def tournament(request, slug: str):
 def _register(request, event: Tournament, me: Player | None):
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?next={request.path}")
-    form = RegisterForm(request.POST)
+    form = RegisterForm(request.POST, factions=faction_choices(event, factions.of_system(event)))
     if me is None and form.is_valid():
         player = attempt(request, lambda: tournaments.register_player(
             Actor.of(request), event, **form.cleaned_data))
@@ -77,6 +77,11 @@ def event_context(request, event: Tournament, me: Player | None,
     my_game = mine[0] if mine and current is latest else _my_game(latest, me)
     may_register = (me is None and request.user.is_authenticated
                     and event.status == Status.REGISTRATION_OPEN)
+    # The system's factions only when something shows them: no query on an event without any.
+    armies = factions.of_system(event) if may_register or any(p.faction for p in players) else []
+    by_key = factions.keys(armies)
+    for player in players:
+        player.faction_label = factions.label(player.faction, by_key)
     return {
         "tournament": event, "players": players, "me": me, "round": current, "games": games,
         "pairings": [{"game": g, "result": result_line(g)} for g in games],
@@ -86,8 +91,18 @@ def event_context(request, event: Tournament, me: Player | None,
         **award_views.standings_context(request, extras, with_extras),
         "tiebreak_labels": tiebreak_labels(event),
         "lists_locked": lists.lists_locked(event),
-        "register_form": (register_form or RegisterForm()) if may_register else None,
+        "register_form": ((register_form or RegisterForm(factions=faction_choices(event, armies)))
+                          if may_register else None),
+        "faction_table": factions.table(ranked, by_key, event.bye_points),
     }
+
+
+def faction_choices(event: Tournament, armies: list[Faction]) -> list[tuple[str, str]]:
+    """The register form's faction choices (stored English name, name in the reader's
+    language); none where any text is accepted."""
+    if not factions.restricted(event, armies):
+        return []
+    return sorted(((f.name_en, f.name) for f in armies), key=lambda c: c[1].casefold())
 
 
 def _shown_round(request, published: list[Round]) -> Round | None:
@@ -131,7 +146,8 @@ def standing_rows(event: Tournament, ranked, extras: awards.Extras | None = None
                   with_extras: bool = True) -> list[dict[str, Any]]:
     extras = extras or awards.Extras()
     return [
-        {"rank": row.rank, "player": player, "points": row.points, "wins": row.wins,
+        {"rank": row.rank, "player": player, "faction": getattr(player, "faction_label", player.faction),
+         "points": row.points, "wins": row.wins,
          "draws": row.draws, "losses": row.losses,
          "extras": extras.scores(player.pk, ranked=with_extras),
          "tiebreakers": [_number(row.tiebreakers.get(key)) for key in event.tiebreaks]}

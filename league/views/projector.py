@@ -22,7 +22,7 @@ from django.views.decorators.cache import never_cache
 
 from league.clock_words import clock_data, clock_label, shown_time
 from league.models import Game, Round, Tournament
-from league.services import clock, standings
+from league.services import clock, factions, standings
 from league.views.common import visible_tournament
 
 POLL_SECONDS = 5
@@ -122,12 +122,15 @@ def projector_context(event: Tournament) -> dict[str, Any]:
     games = _games(round_)
     progress = progress_of_games(round_, games)
     ranked = standings.standings(event)
+    played = any(player.faction for _row, player in ranked)
+    by_key = factions.keys(factions.of_system(event) if played else [])
     return {
         "tournament": event, "round": round_, "scenario": scenario_title(round_),
         "tables": [g for g in games if not g.is_bye],
         "byes": [g for g in games if g.is_bye],
         "find": _find_rows(games),
-        "standings": [{"rank": row.rank, "name": player.name, "points": row.points}
+        "standings": [{"rank": row.rank, "name": player.name, "points": row.points,
+                       "faction": factions.label(player.faction, by_key)}
                       for row, player in ranked],
         "clock": clock_context(clock.read(round_)) if round_ is not None else None,
         "progress": progress, "results_text": results_text(progress),

@@ -559,6 +559,7 @@ def upload(admin_client, t: Tournament, text: str | bytes, name: str = "players.
 ])
 def test_import_registers_every_player(admin_client, content):
     t = new_tournament()
+    Tournament.objects.filter(pk=t.pk).update(free_faction=True)  # "Space Marines, Ultramar"
     get_user_model().objects.create_user("anne")
     response = upload(admin_client, t, content)
     assert response.status_code == 302
