@@ -60,7 +60,7 @@ def test_player_journey(new_page, screenshots):
     # Registers for the event.
     alice.get_by_label("Name").fill("Alice")
     alice.get_by_label("Club").fill("Lyon")
-    alice.get_by_label("Faction").fill("Space Marines")
+    alice.get_by_label("Faction").select_option(label="Space Marines")  # the system's faction list
     alice.get_by_role("button", name="Register").click()
     alice.get_by_text("You are registered as Alice.").first.wait_for()
     shot(alice, "registered")
@@ -134,7 +134,7 @@ def test_player_journey(new_page, screenshots):
     # The standings show the winner first.
     alice.goto(f"/tournaments/{event.slug}/")
     first = alice.locator("table.standings tbody tr").first.locator("td").nth(1)
-    assert first.inner_text() == "Alice"
+    assert first.inner_text() == "Alice · Space Marines"  # the name, then the faction
     shot(alice, "standings")
 
     # The same page in French, through the language switch. Checked on what is French already
