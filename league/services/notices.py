@@ -60,10 +60,11 @@ def queue_report(game: Game, report: Report) -> None:
         _queue(Kind.DISPUTE_SETTLED, report.pk)
 
 
-def queue_status(tournament: Tournament, target: str) -> None:
-    """After a lifecycle step: locking the lists tells every player (each lock is an event)."""
+def queue_status(tournament: Tournament, target: str, step_id: int) -> None:
+    """After a lifecycle step: locking the lists tells every player. Each lock is its own
+    notice, keyed by the audit entry of that step (unique, unlike a clock reading)."""
     if target == Tournament.Status.LISTS_LOCKED:
-        _queue(Kind.LISTS_LOCKED, tournament.pk, stamp_of(timezone.now()))
+        _queue(Kind.LISTS_LOCKED, tournament.pk, str(step_id))
 
 
 def queue_invitation(player: Player, email: str) -> None:

@@ -125,8 +125,8 @@ def advance(actor: Actor, locked: Tournament, target: str) -> Tournament:
                        "rounds_unfinished")
     previous, locked.status = locked.status, target
     locked.save(update_fields=["status"])
-    record(actor, "status_changed", locked, locked, {"from": previous, "to": target})
-    notices.queue_status(locked, target)
+    step = record(actor, "status_changed", locked, locked, {"from": previous, "to": target})
+    notices.queue_status(locked, target, step.pk)
     return locked
 
 

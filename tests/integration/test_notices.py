@@ -320,7 +320,6 @@ def test_locking_the_lists_tells_each_player_about_their_list(staff, mailoutbox,
     # Reopened and locked again: a new event, new e-mails.
     with django_capture_on_commit_callbacks(execute=True):
         tournaments.transition(staff, event, Tournament.Status.REGISTRATION_OPEN)
-    time.sleep(0.001)
     with django_capture_on_commit_callbacks(execute=True):
         tournaments.transition(staff, event, Tournament.Status.LISTS_LOCKED)
     assert len(mailoutbox) == 4
