@@ -21,13 +21,13 @@ from league.models import TIEBREAK_CHOICES, Game, Player, Round, Tournament
 from league.scoring import VP_TABLE
 from league.services import awards, standings
 from league.services.standings import PlayedGame
+from missions.packs.data import PairingLine
 from missions.packs.wall import (
     FIND_TABLE,
     PAIRINGS,
     SLIPS,
     STANDINGS,
     FindRow,
-    PairingRow,
     Slip,
     SlipGame,
     StandingLine,
@@ -69,8 +69,8 @@ def per_table_missions(games: list[Game]) -> bool:
 def pairings_sheet(round_: Round) -> WallContent:
     games = round_games(round_)
     rows = tuple(
-        PairingRow(None, g.player_a.name, g.player_a.club) if g.is_bye else
-        PairingRow(g.table, g.player_a.name, g.player_a.club, g.player_b.name, g.player_b.club,
+        PairingLine(None, g.player_a.name, g.player_a.club) if g.is_bye else
+        PairingLine(g.table, g.player_a.name, g.player_a.club, g.player_b.name, g.player_b.club,
                    g.mission.name if g.mission else "")
         for g in games)
     title = gettext("Round %(number)d: pairings") % {"number": round_.number}

@@ -17,6 +17,9 @@ from typing import BinaryIO
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from missions.packs.data import (
+    PairingLine,  # one table of a pairings list, on the wall as in the pack
+)
 from missions.packs.render import merge, stylesheet
 
 STYLESHEET = "packs/wall.css"
@@ -35,16 +38,6 @@ class WallHeader:
     title: str  # "Round 3: pairings", "Standings after round 3"
     date: str = ""
     note: str = ""  # e.g. "provisional: 4 games still to be confirmed"
-
-
-@dataclass(frozen=True)
-class PairingRow:
-    table: int | None  # None: a bye
-    a: str
-    a_club: str = ""
-    b: str = ""
-    b_club: str = ""
-    mission: str = ""
 
 
 @dataclass(frozen=True)
@@ -98,7 +91,7 @@ class WallContent:
 
     kind: str
     header: WallHeader
-    pairings: tuple[PairingRow, ...] = ()
+    pairings: tuple[PairingLine, ...] = ()
     mission_column: bool = False  # per-table missions: the pairings name each table's
     find_rows: tuple[FindRow, ...] = ()
     standings: tuple[StandingLine, ...] = ()
