@@ -26,11 +26,18 @@ from league.campaign_state_serializers import (
     PlacementSerializer,
     PlanetBodySerializer,
     SettingsSerializer,
+    SurrenderSerializer,
     battle_data,
     capture_data,
 )
 from league.errors import Invalid
-from league.services import campaign_battles, campaign_reads, campaign_turns, campaigns
+from league.services import (
+    campaign_battles,
+    campaign_reads,
+    campaign_surrender,
+    campaign_turns,
+    campaigns,
+)
 from league.systems import normalised
 
 ANSWER = OpenApiResponse(description="see api-v1-systems.md, Epic 40,000 campaigns")
@@ -157,6 +164,18 @@ class StartView(APIView):
         return Response(campaign_reads.campaign_view(campaign))
 
 
+class SurrenderView(APIView):
+    """POST (that side's player, staff): ``{"confirm": army name}`` → the campaign, finished with
+    the enemy's victory (R35); 400 ``confirmation_mismatch``, 409 unless it runs."""
+
+    @extend_schema(request=SurrenderSerializer, responses=ANSWER)
+    def post(self, request, slug: str, side: str):
+        actor = signed_in(request)
+        typed = validated(SurrenderSerializer, request)["confirm"]
+        campaign = campaign_surrender.surrender(actor, campaign_for(slug), side, typed)
+        return Response(campaign_reads.campaign_view(campaign))
+
+
 class MapView(APIView):
     """GET (participants, staff): the map under hidden information (R12)."""
 
@@ -264,6 +283,8 @@ urlpatterns = [
     path("<slug:slug>/sides/", SidesView.as_view(), name="api-campaign-sides"),
     path("<slug:slug>/sides/<str:side>/army/", ArmyView.as_view(), name="api-campaign-army"),
     path("<slug:slug>/sides/<str:side>/majors/", MajorsView.as_view(), name="api-campaign-majors"),
+    path("<slug:slug>/sides/<str:side>/surrender/", SurrenderView.as_view(),
+         name="api-campaign-surrender"),
     path("<slug:slug>/planet/", PlanetView.as_view(), name="api-campaign-planet"),
     path("<slug:slug>/placements/", PlacementsView.as_view(), name="api-campaign-placements"),
     path("<slug:slug>/start/", StartView.as_view(), name="api-campaign-start"),

@@ -182,3 +182,7 @@ def capture_data(battle, names: bool) -> dict:
     if names:
         data.update(attackers=list(battle.attackers), stay=list(battle.stay))
     return data
+
+
+class SurrenderSerializer(serializers.Serializer):
+    confirm = serializers.CharField(max_length=200, help_text="the surrendering side's army name")

@@ -18,7 +18,7 @@ from league.audit import Actor, record
 from league.campaign import map as grid
 from league.campaign import turn as engine
 from league.campaign.orders import OrderRefused, apply_order
-from league.campaign.scoring import OTHER_SECTORS
+from league.campaign.scoring import OTHER_SECTORS, Victory
 from league.campaign.state import MOVE, REACTION, Order
 from league.campaign.tools import PHASES, phase_initiative
 from league.campaign_models import (
@@ -188,10 +188,10 @@ def _save_entries(campaign: Campaign, number: int, closing: engine.TurnClose,
     return CampaignScoreEntry.objects.bulk_create(rows)
 
 
-def _finish(actor: Actor, campaign: Campaign, closing: engine.TurnClose) -> None:
-    """R35: the campaign and its tournament end with the victory."""
+def finish(actor: Actor, campaign: Campaign, victory: Victory) -> None:
+    """R35: the campaign and its tournament end with the victory (the caller saves the campaign)."""
     campaign.status = Campaign.Status.FINISHED
-    campaign.winner, campaign.victory_reason = closing.victory.side, closing.victory.reason
+    campaign.winner, campaign.victory_reason = victory.side, victory.reason
     tournament = campaign.tournament
     previous, tournament.status = tournament.status, Tournament.Status.FINISHED
     tournament.save(update_fields=["status"])
@@ -240,7 +240,7 @@ def close_turn(actor: Actor, campaign: Campaign, number: int,
     turn.save(update_fields=["phase", "closed_at", "report"])
     Round.objects.filter(pk=turn.round_id).update(status=Round.Status.COMPLETED)
     if closing.victory is not None:
-        _finish(actor, row, closing)
+        finish(actor, row, closing.victory)
     else:
         row.current_turn = number + 1
         open_turn(row, number + 1)

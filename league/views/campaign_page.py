@@ -16,7 +16,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from league.audit import Actor
@@ -247,7 +246,6 @@ def battle_rows(campaign: Campaign, reader: Reader, public: Mapping[str, Any]
                          or reader.knows(b.defender, n)],
             "counters": INITIATIVE_COUNTERS,
             "at_stake": b.at_stake, "game": game,
-            "game_url": reverse("game", args=[game.pk]) if game else "",
             "status": status, "status_label": Game.Status(status).label,
             "open_report": open_report, "turn_open": turn_open,
             "may_report": bool(game and role and turn_open and status != Game.Status.CONFIRMED

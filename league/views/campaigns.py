@@ -21,7 +21,7 @@ from league.campaign_choices import order_label, order_of
 from league.campaign_models import Campaign, CampaignBattle
 from league.campaign_words import ORDER_KINDS
 from league.errors import NotFound
-from league.services import campaign_battles, campaign_turns, results
+from league.services import campaign_battles, campaign_surrender, campaign_turns, results
 from league.services.campaigns import side_of_actor
 from league.views.campaign_page import page_context
 from league.views.common import attempt
@@ -155,7 +155,19 @@ def _retreat(request, actor: Actor, found: Campaign) -> bool:
     return True
 
 
+def _surrender(request, actor: Actor, found: Campaign) -> bool:
+    """R35: the player's own side gives up, confirmed by typing the army's name."""
+    side = side_of_actor(actor, found)
+    if side is None:
+        return _fail(request, _("Only the campaign's players can surrender."))
+    typed = request.POST.get("confirm", "")[:200]
+    if attempt(request, lambda: campaign_surrender.surrender(actor, found, side.side, typed)) is None:
+        return False
+    messages.success(request, _("You have surrendered: the campaign is over."))
+    return True
+
+
 ACTIONS: dict[str, Callable[..., bool]] = {
     "order": _order, "report": _report, "confirm": _confirm, "dispute": _dispute,
-    "stay": _stay, "retreat": _retreat,
+    "stay": _stay, "retreat": _retreat, "surrender": _surrender,
 }

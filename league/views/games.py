@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from league.audit import Actor
+from league.campaign_models import CampaignBattle
 from league.clock_words import clock_text
 from league.errors import Forbidden, NotFound
 from league.game_forms import (
@@ -34,6 +35,7 @@ from league.services import clock, declarations, results, table_rolls
 from league.services.lists import current_list
 from league.services.packs import Catalogue, game_length_text, roll_lines
 from league.system_game_forms import MoraleForm, SystemReportForm, report_form_class
+from league.systems import NOT_FOR_EVENTS
 from league.views import system_games
 from league.views.common import attempt
 from missions import services as missions
@@ -49,6 +51,11 @@ def game(request, pk: int):
         return redirect_to_login(request.get_full_path())
     actor = Actor.of(request)
     found = _visible_game(actor, pk)
+    battle = _campaign_battle(found)
+    if battle is not None:
+        # A campaign battle is reported with its campaign facts (swept, destroyed) and followed
+        # by the winner's and loser's choices: all on the campaign page, where a notice's link lands.
+        return redirect(reverse("campaign", args=[battle.turn.campaign.slug]) + f"#battle-{battle.pk}")
     me = results.side_of(actor, found)
     bound: dict[str, Any] = {}
     if request.method == "POST":
@@ -57,6 +64,12 @@ def game(request, pk: int):
             return response
         found = _visible_game(actor, pk)  # re-read: the refused action changed nothing
     return render(request, "league/game.html", game_context(request, found, me, bound))
+
+
+def _campaign_battle(found: Game) -> CampaignBattle | None:
+    if found.round.tournament.game_system.kind not in NOT_FOR_EVENTS:
+        return None  # no query for an event's game
+    return CampaignBattle.objects.filter(game=found).select_related("turn__campaign").first()
 
 
 def _visible_game(actor: Actor, pk: int) -> Game:

@@ -255,7 +255,9 @@ def test_a_battle_reported_confirmed_and_its_choices_made_on_the_page(game, peop
     html = page(west, game)
     assert "Big Gunz" in html and "Warboss Grukk" in html  # revealed by the battle (R12)
     assert leaked(html, {"Mob Gork", "Mob Mork", "Kult of Speed"}) == []
-    assert f'href="/games/{battle.game_id}/"' in html
+    # The battle's game page sends its players here, where the campaign facts are reported.
+    answer = west.get(f"/games/{battle.game_id}/")
+    assert answer.status_code == 302 and answer["Location"] == f"{url(game)}#battle-{battle.pk}"
     assert "attacker wins 2, defender wins 1" in html  # R37: at stake
     assert "Report the battle for A once it is played." in html
 
@@ -311,7 +313,7 @@ def player_pages(client: Client, campaign: Campaign) -> str:
              *(reverse("game", args=[pk]) for pk in games)]
     texts = []
     for path in paths:
-        response = client.get(path)
+        response = client.get(path, follow=True)  # a battle's game page leads to the campaign's
         assert response.status_code == 200, (path, response.status_code)
         texts.append(response.content.decode())
     return "\n".join(texts)
