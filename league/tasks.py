@@ -2,6 +2,7 @@
 from celery import Task, shared_task
 from celery.exceptions import TimeLimitExceeded
 
+from config.gc_pause import young_objects_only
 from league.services import notices, packs
 
 
@@ -21,7 +22,8 @@ def build_mission_pack(pack_id: int, chunk_tables: int | None = None) -> str:
     a worker that dies mid-build leaves the task to be delivered again; the new run takes the
     pack over and builds it from the start. The soft time limit ends a hung build as failed.
     """
-    return packs.build_pack(pack_id, chunk_tables)
+    with young_objects_only():  # the garbage collector skips the worker's own objects
+        return packs.build_pack(pack_id, chunk_tables)
 
 
 NOTICE_RETRY_SECONDS = 120

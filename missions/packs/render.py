@@ -1,21 +1,24 @@
-"""Pack PDFs: HTML from the templates, laid out by WeasyPrint, merged with pypdf.
+"""Pack PDFs: forms laid out once by WeasyPrint, per-table texts drawn straight into their slots.
 
 Layout is the cost (WeasyPrint keeps a laid-out document in memory, about 0.1 s of CPU and
 a few MiB per sheet), so a pack is built in three steps:
 
 1. forms: one page per distinct *form* (mission or scenario, roles, allowances, pre-game steps,
    the game system's boxes: everything a sheet prints that is not a slot), laid out once with
-   every slot empty; two pages when the system prints a back (``TableSheet.back_blocks``). The
-   slot rectangles and their text style are read back from the layout.
-2. overlays: per chunk of ``chunk_tables`` sheets, one WeasyPrint document whose pages (one per
-   form page) hold only the slot texts (names, table number, dice), absolutely positioned:
-   cheap to lay out.
-3. merge: each form page becomes a PDF Form XObject, drawn under the overlay pages of its
-   sheets; the front matter (cover, pairings) and the chunks are concatenated in order.
+   every slot empty; two pages when the system prints a back (``TableSheet.back_blocks``).
+   The same document lays out the cover and the pairings list's heads with empty rows. The
+   slot rectangles and their text style are read back from the layout (``slots``).
+2. texts: each sheet's slot texts are shaped by HarfBuzz in the forms' font and written as PDF
+   text at their slots' positions, shrunk or cut to fit (``stamp``); the pairings list is
+   its rows, repeated down as many pages as it needs.
+3. file: each form page becomes a PDF Form XObject stored once and drawn under the texts of
+   every page that uses it; the fonts are embedded as subsets of the glyphs drawn.
 
 A slot's size never depends on its text (see print.css), so the stamped sheet is the sheet the
 template would give with the text inline (``whole_document`` renders that way, as the naive
-baseline). Chunks are picklable ``Job``s: a process pool can render them in parallel.
+baseline). Where the fonts or HarfBuzz are missing, the texts are laid out by WeasyPrint
+instead, in chunks (``render_pack_weasyprint``: the previous renderer, also the benchmark's
+baseline); its chunks are picklable ``Job``s that a process pool can render in parallel.
 """
 
 from __future__ import annotations
@@ -32,7 +35,12 @@ from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from config.gc_pause import young_objects_only
+from missions.packs import stamp
 from missions.packs.data import MissionBlock, PackContent, PackHeader, PairingLine, TableSheet
+from missions.packs.fonts import FontSet, FontsUnavailable
+from missions.packs.shaping import ShapingUnavailable
+from missions.packs.slots import Row, Slot, content_bottom, page_rows, page_slots
 
 DEFAULT_CHUNK_TABLES = 50
 STYLESHEET = "packs/print.css"
@@ -43,26 +51,36 @@ class RenderError(Exception):
     """The pack cannot be laid out as designed (e.g. a sheet longer than one page)."""
 
 
-@dataclass(frozen=True)
-class Slot:
-    """Where one slot of a form lies on the page (CSS px from the page's corner) and its style,
-    as CSS declarations."""
-
-    name: str
-    css: str
-
-
 FormLayout = tuple[Slot, ...]
 
 
 @dataclass(frozen=True)
+class ListForms:
+    """The pairings list's forms: the first page's head (title and column heads) and a
+    following page's head, each ending where its first row starts (px), the rows a line can
+    take (``"pair"``, ``"bye"``, each laid out alone on a page: drawn moved down to its place)
+    and where rows must stop."""
+
+    first: int
+    first_top: float
+    next: int
+    next_top: float
+    bottom: float
+    rows: Mapping[str, Row]
+
+
+@dataclass(frozen=True)
 class Forms:
-    """The forms of a pack: a PDF with one page per form page, and each page's slots. A form
-    whose sheets have a back (``TableSheet.pages`` 2) takes two pages, from ``index[key]``."""
+    """The forms of a pack: a PDF with one page per form page, and each sheet form page's
+    slots (``layouts``, the sheet forms come first). A form whose sheets have a back
+    (``TableSheet.pages`` 2) takes two pages, from ``index[key]``. Laid out with the front
+    matter, the PDF ends with the cover (page ``cover``) and the pairings list's forms."""
 
     pdf: bytes
     layouts: tuple[FormLayout, ...]
     index: Mapping[tuple, int]
+    cover: int | None = None
+    pairings: ListForms | None = None
 
     def pages_of(self, sheet: TableSheet) -> range:
         """The form pages a sheet is printed on, in order."""
@@ -121,6 +139,12 @@ def whole_document(content: PackContent) -> Job:
 
 # --- HTML -------------------------------------------------------------------------------------
 
+# The pairings list's rows laid out once, empty, each alone on its page (see front_forms.html).
+PROBE_ROWS = {"no_rows": (), "probe_pair": (PairingLine(0, "", ""),),
+              "probe_bye": (PairingLine(None, "", ""),)}
+FRONT_PAGES = 5  # the cover, two heads of the pairings list, a pair's row and a bye's
+
+
 def _blocks(missions: Mapping[str, MissionBlock]) -> dict[str, SafeString]:
     """Each mission's shared text and diagram, rendered once per document."""
     return {key: mark_safe(render_to_string("packs/block.html", {"m": block}))
@@ -130,8 +154,9 @@ def _blocks(missions: Mapping[str, MissionBlock]) -> dict[str, SafeString]:
 def document_html(header: PackHeader, *, front: bool = False,
                   pairings: Sequence[PairingLine] = (),
                   missions: Mapping[str, MissionBlock] | None = None,
-                  sheets: Sequence[TableSheet] = ()) -> str:
-    """Cover and pairings (``front``) and full sheets, in the pack's language."""
+                  sheets: Sequence[TableSheet] = (), front_forms: bool = False) -> str:
+    """Cover and pairings (``front``) and full sheets, in the pack's language; with
+    ``front_forms``, the cover and the pairings list's forms (empty rows) after the sheets."""
     missions = missions or {}
     with translation.override(header.language):
         blocks = _blocks(missions)
@@ -142,6 +167,7 @@ def document_html(header: PackHeader, *, front: bool = False,
             "h": header, "front": front, "pairings": pairings, "rows": rows,
             "tables": len(tables), "players": len(pairings) + len(tables),
             "per_table": len({p.mission for p in tables}) > 1,
+            "front_forms": front_forms, **PROBE_ROWS,
         }
         return render_to_string("packs/document.html", context)
 
@@ -208,8 +234,9 @@ def render_job(job: Job) -> bytes:
     return document.write_pdf()
 
 
-def render_forms(content: PackContent) -> Forms:
-    """Lay out each distinct form once, slots empty, and read where its slots are."""
+def render_forms(content: PackContent, front: bool = False) -> Forms:
+    """Lay out each distinct form once, slots empty, and read where its slots are; with
+    ``front``, the cover and the pairings list's forms too (after the sheet forms)."""
     examples: dict[tuple, TableSheet] = {}
     for sheet in content.sheets:
         examples.setdefault(sheet.form_key, sheet.blank())
@@ -217,14 +244,29 @@ def render_forms(content: PackContent) -> Forms:
     used = {s.mission_key for s in examples.values()}
     document = _layout(document_html(
         content.header, missions={k: m for k, m in content.missions.items() if k in used},
-        sheets=[examples[k] for k in keys]))
+        sheets=[examples[k] for k in keys], pairings=content.pairings, front_forms=front))
     index, pages = {}, 0
     for key in keys:
         index[key], pages = pages, pages + examples[key].pages
-    if len(document.pages) != pages:
+    if len(document.pages) != pages + (FRONT_PAGES if front else 0):
         raise RenderError(_overflow_message([examples[k] for k in keys]))
-    layouts = tuple(_slots(page) for page in document.pages)
-    return Forms(document.write_pdf() if keys else b"", layouts, index)
+    layouts = tuple(page_slots(page) for page in document.pages[:pages])
+    if not front:
+        return Forms(document.write_pdf() if keys else b"", layouts, index)
+    return Forms(document.write_pdf(), layouts, index, cover=pages,
+                 pairings=_list_forms(document.pages, pages + 1))
+
+
+def _list_forms(pages: Sequence[Any], first: int) -> ListForms:
+    """The pairings list's forms from its laid-out pages (``first`` and the three after)."""
+    found = [page_rows(pages[first + i], first + i) for i in range(4)]
+    kinds = [[row.kind for row in rows] for rows in found]
+    if kinds != [["head"], ["head"], ["pair"], ["bye"]]:
+        raise RenderError(f"the pairings list's forms have rows {kinds}")
+    heads = [rows[0] for rows in found[:2]]
+    return ListForms(first, heads[0].top + heads[0].height, first + 1,
+                     heads[1].top + heads[1].height, content_bottom(pages[first]),
+                     {"pair": found[2][0], "bye": found[3][0]})
 
 
 def _overflow_message(examples: Sequence[TableSheet]) -> str:
@@ -237,29 +279,6 @@ def _overflow_message(examples: Sequence[TableSheet]) -> str:
                  "victory-point table.")
     return _("A table sheet does not fit on one page: shorten the mission's texts or its special "
              "rules.")
-
-
-def _slots(page: Any) -> FormLayout:
-    """The slots of a laid-out page: each ``data-slot`` element's content box and text style.
-
-    Reads WeasyPrint's box tree (``Page._page_box``): pre-order, so an element's own box
-    comes before the anonymous boxes inside it.
-    """
-    found: dict[str, Slot] = {}
-    for box in page._page_box.descendants():
-        element = getattr(box, "element", None)
-        name = element.get("data-slot") if element is not None else None
-        if not name or name in found:
-            continue
-        style = box.style
-        line_height = style["line_height"]
-        found[name] = Slot(name, (
-            f"left:{box.content_box_x():.2f}px;top:{box.content_box_y():.2f}px;"
-            f"width:{box.width:.2f}px;height:{box.height:.2f}px;"
-            f"font-size:{style['font_size']:.2f}px;font-weight:{style['font_weight']};"
-            f"white-space:{style['white_space']};text-overflow:{style['text_overflow']}"
-            + (f";line-height:{line_height}" if isinstance(line_height, int | float) else "")))
-    return tuple(found.values())
 
 
 # --- pypdf ------------------------------------------------------------------------------------
@@ -326,9 +345,78 @@ def merge(parts: Iterable[tuple[bytes, Sequence[int]]], forms_pdf: bytes, out: B
     return len(writer.pages)
 
 
+
+
 def render_pack(content: PackContent, out: BinaryIO, *, chunk_tables: int = DEFAULT_CHUNK_TABLES,
                 progress: Progress | None = None) -> int:
-    """Render the pack into ``out`` in this process; ``progress(done, total)`` after each step."""
+    """Render the pack into ``out`` in this process; ``progress(done, total)`` after the forms,
+    the front matter and each chunk of ``chunk_tables`` sheets. Returns the number of pages."""
+    if chunk_tables < 1:
+        raise ValueError("chunk_tables must be at least 1")
+    with young_objects_only():
+        return _render_pack(content, out, chunk_tables, progress)
+
+
+def _render_pack(content: PackContent, out: BinaryIO, chunk_tables: int,
+                 progress: Progress | None) -> int:
+    try:
+        fonts = FontSet()
+        fonts.face(False, False)
+    except (FontsUnavailable, ShapingUnavailable, OSError):
+        return render_pack_weasyprint(content, out, chunk_tables=chunk_tables, progress=progress)
+    forms = render_forms(content, front=True)
+    chunks = range(0, len(content.sheets), chunk_tables)
+    total = len(chunks) + 2
+    report = progress or (lambda done, total: None)
+    report(1, total)
+    writer = stamp.PackWriter(forms.pdf, fonts)
+    writer.add_page([stamp.Draw(forms.cover)])
+    _pairings_pages(writer, forms.pairings, content.pairings)
+    report(2, total)
+    for done, start in enumerate(chunks, start=3):
+        for sheet in content.sheets[start:start + chunk_tables]:
+            _sheet_pages(writer, forms, sheet)
+        report(done, total)
+    return writer.finish(out)
+
+
+def _sheet_pages(writer: stamp.PackWriter, forms: Forms, sheet: TableSheet) -> None:
+    """A table's page (or front and back): its form, then its texts in their slots."""
+    texts = sheet.slot_texts()
+    for page in forms.pages_of(sheet):
+        ops = writer.text()
+        for slot in forms.layouts[page]:
+            ops.slot(slot, texts.get(slot.name, ""))
+        writer.add_page([stamp.Draw(page)], ops.data())
+
+
+def _pairings_pages(writer: stamp.PackWriter, form: ListForms,
+                    lines: Sequence[PairingLine]) -> None:
+    """The pairings list: each page its head, then rows as long as they fit (at least one)."""
+    head, top = stamp.Draw(form.first), form.first_top
+    draws: list[stamp.Draw] = []
+    ops = writer.text()
+    for line in lines:
+        row = form.rows["bye" if line.table is None else "pair"]
+        if draws and top + row.height > form.bottom + 0.01:
+            writer.add_page([head, *draws], ops.data())
+            head, top = stamp.Draw(form.next), form.next_top
+            draws, ops = [], writer.text()
+        dy = top - row.top
+        draws.append(stamp.Draw(row.page, dy))
+        texts = {"table": str(line.table or ""), "a": line.a, "a_club": line.a_club,
+                 "b": line.b, "b_club": line.b_club, "mission": line.mission}
+        for slot in row.slots:
+            ops.slot(slot, texts.get(slot.name, ""), dy)
+        top += row.height
+    writer.add_page([head, *draws], ops.data())
+
+
+def render_pack_weasyprint(content: PackContent, out: BinaryIO, *,
+                           chunk_tables: int = DEFAULT_CHUNK_TABLES,
+                           progress: Progress | None = None) -> int:
+    """The previous renderer: the texts laid out by WeasyPrint in chunks, merged with pypdf
+    (used where the fonts or HarfBuzz are missing, and as the benchmark's baseline)."""
     forms = render_forms(content)
     plan = jobs(content, forms, chunk_tables)
     total = len(plan) + 1

@@ -248,8 +248,10 @@ def test_orphaned_temporary_files_are_swept_but_a_live_build_keeps_its_own(media
 
 # --- a real worker killed mid-build (CI) ---------------------------------------------------------------
 
-PLAYERS = 120  # 60 tables in chunks of 2: 32 progress steps, so the kill lands mid-build
-WORKER_ENV = {"MUSTER_PACK_CHUNK_TABLES": "2"}
+# 60 tables in chunks of 1: 62 progress steps (each a write), so the kill lands mid-build even
+# though drawing a sheet's texts takes well under a millisecond.
+PLAYERS = 120
+WORKER_ENV = {"MUSTER_PACK_CHUNK_TABLES": "1"}
 
 
 def poll(what: str, check: Callable[[], bool], timeout: float = 90,

@@ -524,7 +524,7 @@ def test_real_worker_builds_the_pack_a_player_cannot_fetch(celery_worker_process
 def test_real_worker_reports_progress_from_0_to_100(celery_worker_process):
     round_ = paired_round(60, seed=4)
     pack = MissionPack.objects.create(round=round_)
-    tasks.build_mission_pack.delay(pack.pk, 3)  # 30 tables in chunks of 3: 12 steps
+    tasks.build_mission_pack.delay(pack.pk, 1)  # 30 tables in chunks of 1: 32 steps
     seen = wait_for(pack.pk)
     progress = [p for _status, p in seen]
     assert seen[0] in ((Status.PENDING, 0), (Status.RUNNING, 0)) or progress[0] < 20
