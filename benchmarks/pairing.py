@@ -3,7 +3,8 @@
 Run from the repository root: ``python benchmarks/pairing.py`` (the full sweep: 20 events, about
 an hour because every state is checked by a full solve of 15-30 s here; ``--check worst`` checks
 only the slowest state, a few minutes) or ``--quick`` (3 events, the slowest state checked; about
-two minutes). Prints figures next to their goals; nothing here is a pass/fail test.
+two minutes); ``--sizes-only`` times the 2,048- and 8,192-player events alone (about a minute).
+Prints figures next to their goals; nothing here is a pass/fail test.
 
 Sweep (issue #15): 1,024 players in clubs of about four play simulated events to round 10;
 the engine pairs the state before each of rounds 2..10 (median of ``REPEATS`` runs). Reported:
@@ -280,9 +281,15 @@ def main() -> None:
     )
     parser.add_argument("--no-legacy", action="store_true", help="skip the pre-#15 baseline")
     parser.add_argument("--no-sizes", action="store_true", help="skip 2,048 and 8,192 players")
+    parser.add_argument("--sizes-only", action="store_true",
+                        help="only the 2,048- and 8,192-player events (no sweep)")
     args = parser.parse_args()
-    seeds = list(range(1, (args.seeds or (3 if args.quick else 20)) + 1))
     legacy = not args.no_legacy
+    if args.sizes_only:
+        for n, goal, issue in SIZES:
+            run_size(n, goal, issue, legacy)
+        return
+    seeds = list(range(1, (args.seeds or (3 if args.quick else 20)) + 1))
     print(f"Sweep of {SWEEP_PLAYERS} players, events {seeds[0]}..{seeds[-1]}:")
     check_all = (args.check or ("worst" if args.quick else "all")) == "all"
     samples = sweep(seeds, legacy, check_all)

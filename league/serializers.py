@@ -224,8 +224,22 @@ def game_data(game: Game, problems_text, missions: dict | None = None) -> dict:
     return data
 
 
+def _text_once(problems_text):
+    """``problems_text`` computed once per kind of problem: the sentence names no player, and a
+    large round flags the same few (code, role, chart) many times."""
+    texts: dict[tuple, str] = {}
+
+    def text(problem: dict) -> str:
+        key = tuple(sorted((k, v) for k, v in problem.items() if k != "player"))
+        if key not in texts:
+            texts[key] = problems_text(problem)
+        return texts[key]
+    return text
+
+
 def round_data(round_: Round, games, problems_text) -> dict:
     missions: dict = {}
+    problems_text = _text_once(problems_text)
     return {
         "number": round_.number,
         "status": round_.status,

@@ -1,9 +1,11 @@
 """Admin: the whole catalogue is editable data; dice rolls are a read-only log."""
 from django.contrib import admin
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from config.readonly_admin import ReadOnlyAdmin
 from missions.models import (
+    DiceBatch,
     DiceRoll,
     DiceStream,
     Level,
@@ -89,11 +91,29 @@ class DiceRollInline(admin.TabularInline):
         return False
 
 
+class DiceBatchInline(admin.TabularInline):
+    """A paired round's rolls, one row for them all: its page lists every roll."""
+
+    model = DiceBatch
+    fields = ["first_sequence", "roll_count", "actor", "created_at"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description=_("rolls"))
+    def roll_count(self, batch: DiceBatch) -> int:
+        return len(batch.rolls)
+
+
 @admin.register(DiceStream)
 class DiceStreamAdmin(admin.ModelAdmin):
     list_display = ["key", "seed", "next_sequence", "created_at"]
     readonly_fields = ["key", "seed", "next_sequence", "created_at"]
-    inlines = [DiceRollInline]
+    inlines = [DiceRollInline, DiceBatchInline]
 
     def has_add_permission(self, request):
         return False
@@ -106,3 +126,24 @@ class DiceRollAdmin(ReadOnlyAdmin):
     list_display = ["stream", "sequence", "purpose", "expression", "dice", "total", "actor", "created_at"]
     list_filter = ["purpose"]
     readonly_fields = ["stream", "sequence", "purpose", "expression", "dice", "total", "actor", "created_at"]
+
+
+ROLL_COLUMNS = ["sequence", "purpose", "expression", "dice", "total"]
+
+
+@admin.register(DiceBatch)
+class DiceBatchAdmin(ReadOnlyAdmin):
+    """A batch is evidence as every roll is: shown roll by roll, never edited."""
+
+    list_display = ["stream", "first_sequence", "actor", "created_at"]
+    fields = ["stream", "first_sequence", "actor", "created_at", "roll_table"]
+    readonly_fields = fields
+
+    @admin.display(description=_("rolls"))
+    def roll_table(self, batch: DiceBatch) -> str:
+        head = format_html_join("", "<th>{}</th>", (
+            (DiceRoll._meta.get_field(name).verbose_name,) for name in ROLL_COLUMNS))
+        rows = format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", (
+            (r.sequence, r.purpose, r.expression, ", ".join(map(str, r.dice)), r.total)
+            for r in batch.as_rolls()))
+        return format_html("<table><thead><tr>{}</tr></thead><tbody>{}</tbody></table>", head, rows)

@@ -6,6 +6,7 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 MAX_COUNT = 100
 MIN_SIDES, MAX_SIDES = 2, 100
@@ -108,6 +109,13 @@ def parse_expression(text: str) -> DiceExpression:
     )
 
 
+@lru_cache(maxsize=256)
+def _parsed(text: str) -> tuple[DiceExpression, str]:
+    """A dice text parsed once and its canonical form (a large round rolls thousands of D6)."""
+    expr = parse_expression(text)
+    return expr, str(expr)
+
+
 @dataclass(frozen=True)
 class Roll:
     """One logged roll: its place in the stream, why it was made, the faces and the total.
@@ -141,6 +149,7 @@ class Roller:
             raise ValueError("the sequence must be a non-negative int")
         self._next = sequence
         self._log: list[Roll] = []
+        self._rng = random.Random()  # re-seeded for every roll
 
     @property
     def next_sequence(self) -> int:
@@ -158,18 +167,23 @@ class Roller:
         """Roll ``expression`` for ``purpose`` (and optionally a player), log it and return it."""
         if not purpose:
             raise ValueError("every roll needs a purpose")
-        expr = (
-            expression if isinstance(expression, DiceExpression) else parse_expression(expression)
-        )
+        if isinstance(expression, DiceExpression):
+            expr, text = expression, str(expression)
+        elif isinstance(expression, str):
+            expr, text = _parsed(expression)
+        else:
+            expr = parse_expression(expression)  # not a text: raises its ValueError
+            text = str(expr)
         dice = self._faces(expr)
-        result = Roll(self._next, purpose, str(expr), dice, expr.total(dice), actor)
+        result = Roll(self._next, purpose, text, dice, expr.total(dice), actor)
         self._log.append(result)
         self._next += 1
         return result
 
     def _faces(self, expr: DiceExpression) -> tuple[int, ...]:
         """The faces of the next roll: the only step a roller of another kind replaces."""
-        rng = random.Random(f"{self.seed}:{self._next}")
+        rng = self._rng
+        rng.seed(f"{self.seed}:{self._next}")  # the state random.Random(same text) starts in
         return tuple(_one_die(rng, expr.sides) for _ in range(expr.count))
 
 

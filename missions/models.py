@@ -181,3 +181,40 @@ class DiceRoll(models.Model):
 
     def __str__(self) -> str:
         return f"{self.purpose}: {self.expression} → {self.dice}"
+
+
+class DiceBatch(models.Model):
+    """Consecutive rolls of one stream logged in one row: the missions and pre-game dice of a
+    paired round, thousands of rolls at a large event, written at once (issue #15).
+
+    ``rolls`` holds, from ``first_sequence`` on, one ``[purpose, expression, dice, total]`` per
+    roll: what a DiceRoll row holds, the stream, actor and time being the batch's."""
+
+    stream = models.ForeignKey(DiceStream, on_delete=models.CASCADE, related_name="batches")
+    first_sequence = models.PositiveIntegerField(_("first roll number"))
+    rolls = models.JSONField(_("rolls"))
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("rolled at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("batch of dice rolls")
+        verbose_name_plural = _("batches of dice rolls")
+        ordering = ["stream", "first_sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["stream", "first_sequence"], name="dice_batch_sequence_unique")
+        ]
+
+    def __str__(self) -> str:
+        last = self.first_sequence + len(self.rolls) - 1
+        return f"{self.stream}: {self.first_sequence}–{last}"
+
+    def as_rolls(self) -> list[DiceRoll]:
+        """The batch as the DiceRoll rows it stands for (unsaved), in sequence order."""
+        return [
+            DiceRoll(stream_id=self.stream_id, sequence=self.first_sequence + offset, purpose=purpose,
+                     expression=expression, dice=dice, total=total, actor_id=self.actor_id,
+                     created_at=self.created_at)
+            for offset, (purpose, expression, dice, total) in enumerate(self.rolls)
+        ]

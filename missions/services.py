@@ -1,6 +1,6 @@
 """Missions use cases: catalogue rows as engine specs, and dice streams that log every roll."""
 import secrets
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TypeVar
 
@@ -9,7 +9,15 @@ from django.db import transaction
 from missions import margin, victory
 from missions.catalogue_types import MissionSpec, StratagemException
 from missions.dice import Roll, Roller
-from missions.models import DiceRoll, DiceStream, MarginBand, Mission, Stratagem, StratagemCategory
+from missions.models import (
+    DiceBatch,
+    DiceRoll,
+    DiceStream,
+    MarginBand,
+    Mission,
+    Stratagem,
+    StratagemCategory,
+)
 
 T = TypeVar("T")
 MAX_SEED = 2**31 - 1
@@ -73,8 +81,10 @@ def stream_for(key: str, seed: int | None = None) -> DiceStream:
 
 
 @contextmanager
-def rolling(stream: DiceStream, actor=None) -> Iterator[Roller]:
-    """Lock the stream, hand out a roller resumed at its counter, and store every roll made.
+def rolling(stream: DiceStream, actor=None, *, batch: bool = False) -> Iterator[Roller]:
+    """Lock the stream, hand out a roller resumed at its counter, and store every roll made:
+    a DiceRoll row each, or with ``batch`` one DiceBatch row for them all (a round's pairing
+    rolls thousands at once; a row each was most of its time, issue #15).
 
     Concurrent callers queue on the row lock, so two requests never reuse a roll number.
     """
@@ -82,14 +92,37 @@ def rolling(stream: DiceStream, actor=None) -> Iterator[Roller]:
         locked = DiceStream.objects.select_for_update().get(pk=stream.pk)
         roller = Roller(locked.seed, locked.next_sequence)
         yield roller
-        DiceRoll.objects.bulk_create([
-            DiceRoll(stream=locked, sequence=r.sequence, purpose=r.purpose, expression=r.expression,
-                     dice=list(r.dice), total=r.total, actor=actor)
-            for r in roller.rolls
-        ])
+        if batch:
+            _store_batch(locked, roller.rolls, actor)
+        else:
+            DiceRoll.objects.bulk_create([
+                DiceRoll(stream=locked, sequence=r.sequence, purpose=r.purpose, expression=r.expression,
+                         dice=list(r.dice), total=r.total, actor=actor)
+                for r in roller.rolls
+            ])
         locked.next_sequence = roller.next_sequence
         locked.save(update_fields=["next_sequence"])
         stream.next_sequence = locked.next_sequence
+
+
+def _store_batch(stream: DiceStream, rolls: Sequence[Roll], actor) -> None:
+    if rolls:
+        DiceBatch.objects.create(
+            stream=stream, first_sequence=rolls[0].sequence, actor=actor,
+            rolls=[[r.purpose, r.expression, list(r.dice), r.total] for r in rolls])
+
+
+def logged_rolls(streams: Iterable[DiceStream]) -> list[DiceRoll]:
+    """Every roll logged on ``streams``, rows and batches alike, as DiceRoll rows (a batch's
+    unsaved), ordered by stream and roll number, their actor loaded. Two queries."""
+    streams = list(streams)
+    rolls = list(DiceRoll.objects.filter(stream__in=streams).select_related("actor"))
+    for batch in DiceBatch.objects.filter(stream__in=streams).select_related("actor"):
+        for roll in batch.as_rolls():
+            roll.actor = batch.actor  # loaded once for the batch
+            rolls.append(roll)
+    rolls.sort(key=lambda r: (r.stream_id, r.sequence))
+    return rolls
 
 
 def roll_with(stream: DiceStream, action: Callable[[Roller], T], actor=None) -> T:

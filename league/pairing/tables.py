@@ -44,9 +44,13 @@ def _pair_ranks(pair: tuple[int, int], by_id: Mapping[int, PlayerState]) -> tupl
 def _cost_matrix(
     pairs: list[tuple[int, int]], by_id: Mapping[int, PlayerState], n_tables: int
 ) -> np.ndarray:
-    positions = np.arange(len(pairs), dtype=np.int64)[:, None]
-    tables = np.arange(n_tables, dtype=np.int64)[None, :]
-    order_cost = (positions - tables) ** 2
+    # Built in float64, the type the solver works in, in one array: at 8,192 players the
+    # matrix is 4,096 x 4,096, and every temporary copy of it cost more than the solve.
+    # Totals stay far below 2**53, so the float64 arithmetic is exact here.
+    cost = np.subtract.outer(
+        np.arange(len(pairs), dtype=np.float64), np.arange(n_tables, dtype=np.float64)
+    )
+    np.square(cost, out=cost)
     # One repeat must outweigh any ordering cost: the largest possible total is below big.
     big = len(pairs) * (n_tables - 1) ** 2 + 1
     if 2 * len(pairs) * big >= 1 << 52:
@@ -58,9 +62,7 @@ def _cost_matrix(
         for table in by_id[player].tables
         if 1 <= table <= n_tables
     ]
-    repeats = np.zeros((len(pairs), n_tables), dtype=np.int64)
     if cells:
         rows, cols = np.array(cells, dtype=np.int64).T
-        np.add.at(repeats, (rows, cols), 1)
-    # Totals stay far below 2**53, so scipy's float64 arithmetic is exact here.
-    return repeats * big + order_cost
+        np.add.at(cost, (rows, cols), float(big))  # twice where both players sat there
+    return cost

@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, replace
-from typing import Any
+from dataclasses import fields, replace
+from typing import Any, NamedTuple
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from config.bulk_insert import insert_objects
+from config.gc_pause import gc_paused
 from league import pairing
 from league.audit import Actor, record
 from league.errors import Conflict, Invalid, NotFound
@@ -92,9 +94,23 @@ def _check_pairable(tournament: Tournament) -> None:
         raise Conflict(_("Open registration before pairing the first round."), "registration_not_open")
 
 
-@transaction.atomic
+class Paired(NamedTuple):
+    """A round just paired and its games as stored, primary keys set (answered without a re-read)."""
+
+    round: Round
+    games: list[Game]
+
+
 def pair_next_round(actor: Actor, tournament: Tournament, *, draft: bool = False) -> Round:
-    """Pair the next round (or re-pair the draft one) and publish it unless ``draft``.
+    """Pair the next round (or re-pair the draft one) and publish it unless ``draft``."""
+    return pair_next(actor, tournament, draft=draft).round
+
+
+@gc_paused()  # a large round's short-lived objects would set off full collections (issue #15)
+@transaction.atomic
+def pair_next(actor: Actor, tournament: Tournament, *, draft: bool = False) -> Paired:
+    """Pair the next round (or re-pair the draft one), publish it unless ``draft``, and hand
+    back the round with its games.
 
     The tournament row lock serialises concurrent calls: a double click either re-pairs the
     same draft or meets the 409 of an unconfirmed round, never a second round."""
@@ -120,16 +136,16 @@ def pair_next_round(actor: Actor, tournament: Tournament, *, draft: bool = False
     round_.status = Round.Status.DRAFT
     round_.pairing = {"cost": dict(zip(pairing.COST_TIERS, result.cost, strict=True)),
                       "rematches": result.rematches, "method": result.method}
-    _roll_and_create(actor, locked, round_, pairings, players)
+    games = _roll_and_create(actor, locked, round_, pairings, players)
     record(actor, "round_repaired" if replaced else "round_paired", locked, round_,
            {"round": number, "games": len(result.pairings), **round_.pairing})
     if not draft:
         _publish(actor, locked, round_)
-    return round_
+    return Paired(round_, games)
 
 
 def _roll_and_create(actor: Actor, tournament: Tournament, round_: Round,
-                     pairings: Sequence[pairing.Pairing], players: Sequence[Player]) -> None:
+                     pairings: Sequence[pairing.Pairing], players: Sequence[Player]) -> list[Game]:
     """Roll the missions and pre-game dice from the tournament's stream and store the games.
 
     Systems without rolled missions get plain tables: the round carries the organisers' scenario."""
@@ -138,13 +154,14 @@ def _roll_and_create(actor: Actor, tournament: Tournament, round_: Round,
         round_.save()
         games = [_plain_game(round_, p) for p in pairings]
         _flag_lists(tournament, games, {p.pk: p for p in players})
-        Game.objects.bulk_create(games, batch_size=500)
-        return
+        insert_objects(Game, games)
+        return games
     missions_by_slug = {m.slug: m for m in Mission.objects.all()}
     specs = {slug: missions.mission_spec(m) for slug, m in missions_by_slug.items()}
     standard, special = missions.mission_table(missions_by_slug.values())
     per_table = tournament.missions == Tournament.Missions.PER_TABLE
-    with missions.rolling(tournament.dice, actor.user if actor.user_id else None) as roller:
+    # One DiceBatch row for the round's rolls (a large round rolls thousands).
+    with missions.rolling(tournament.dice, actor.user if actor.user_id else None, batch=True) as roller:
         if not per_table:
             chosen = roll_mission(roller, tournament.on_six, standard, special)
             round_.mission = missions_by_slug[chosen.slug]
@@ -157,7 +174,8 @@ def _roll_and_create(actor: Actor, tournament: Tournament, round_: Round,
             for p in pairings
         ]
     _flag_lists(tournament, games, {p.pk: p for p in players})
-    Game.objects.bulk_create(games, batch_size=500)
+    insert_objects(Game, games)
+    return games
 
 
 def _plain_game(round_: Round, pairing_: pairing.Pairing) -> Game:
@@ -168,6 +186,9 @@ def _plain_game(round_: Round, pairing_: pairing.Pairing) -> Game:
     if len(ids) == 1:
         game.status = Game.Status.CONFIRMED  # a bye needs no report
     return game
+
+
+NOT_DECISIONS = ("rolls", "players")  # of a PregameResult: the rest is stored as the decisions
 
 
 def _game(roller: Roller, tournament: Tournament, round_: Round, pairing_: pairing.Pairing,
@@ -187,8 +208,8 @@ def _game(roller: Roller, tournament: Tournament, round_: Round, pairing_: pairi
     result = pregame(roller, specs[game.mission.slug], tournament.level.slug, (str(ids[0]), str(ids[1])),
                      turn_system=tournament.turn_system)
     game.rolls = rolls + [missions.roll_data(r) for r in result.rolls]
-    decisions = {k: v for k, v in asdict(result).items() if k not in ("rolls", "players")}
-    game.pregame = decisions
+    # The decisions are plain strings: read the fields (asdict would deep-copy every roll).
+    game.pregame = {f.name: getattr(result, f.name) for f in fields(result) if f.name not in NOT_DECISIONS}
     if result.attacker is not None:
         game.roles = {result.attacker: "attacker", result.defender: "defender"}
     return game
