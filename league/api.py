@@ -2,10 +2,12 @@
 from collections.abc import Mapping
 
 from django.db.models import Count, F
+from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import NotAuthenticated
+from rest_framework.exceptions import APIException, NotAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -16,6 +18,8 @@ from armylists.serializers import ArmyListSerializer
 from armylists.systems import messages as list_messages
 from armylists.systems_api import ignored_fields
 from config.api_errors import api_error, validated
+from config.gc_pause import gc_paused
+from league import event_cache
 from league import serializers as s
 from league.audit import Actor
 from league.clock_words import clock_data
@@ -212,9 +216,14 @@ class UnlockListView(APIView):
         return Response(s.PlayerSerializer(unlocked, context={"request": request}).data)
 
 
-def round_response(round_, status_code: int = 200) -> Response:
-    # Byes (no table) last on every database: SQLite sorts NULL first, PostgreSQL last.
-    games = round_.games.select_related("mission").order_by(F("table").asc(nulls_last=True), "pk")
+def round_response(round_, status_code: int = 200, games=None) -> Response:
+    """The round and its games; ``games`` when the caller holds them as stored (just paired;
+    read again where the database gave no keys back)."""
+    if games is None or any(g.pk is None for g in games):
+        # Byes (no table) last on every database: SQLite sorts NULL first, PostgreSQL last.
+        games = round_.games.select_related("mission").order_by(F("table").asc(nulls_last=True), "pk")
+    else:
+        games = sorted(games, key=lambda g: (g.table is None, g.table or 0, g.pk))
     data = s.round_data(round_, games, list_problem_text)
     data["clock"] = clock_data(clock.read(round_))  # the time left, from the server's clock
     return Response(data, status=status_code)
@@ -237,8 +246,9 @@ class RoundsView(APIView):
         require_signed_in(request)
         tournament = get_tournament(request, slug)
         draft = validated(s.PairSerializer, request)["draft"]
-        round_ = rounds.pair_next_round(actor_of(request), tournament, draft=draft)
-        return round_response(round_, status.HTTP_201_CREATED)
+        with gc_paused():  # the games and their answer die together (config/gc_pause.py)
+            paired = rounds.pair_next(actor_of(request), tournament, draft=draft)
+            return round_response(paired.round, status.HTTP_201_CREATED, paired.games)
 
 
 class RoundView(APIView):
@@ -308,8 +318,12 @@ class ReportView(APIView):
     @extend_schema(request=s.ReportSerializer, responses=ANSWER)
     def post(self, request, pk: int):
         require_signed_in(request)
-        game_for(request, pk)
-        data = validated(s.ReportSerializer, request)
+        try:
+            data = validated(s.ReportSerializer, request)
+        except APIException:
+            game_for(request, pk)  # a game the reader may not see is a 404 before the body's 400
+            raise
+        # The service answers 404 or 403 for a game the reader may not report (one read, locked).
         content = results.ResultInput(
             winner=data["result"].get("winner"), outcome=data["result"].get("outcome"),
             victory_points=data["victory_points"], stratagems=data["stratagems"], comment=data["comment"],
@@ -322,8 +336,7 @@ class ConfirmView(APIView):
     @extend_schema(request=None, responses=ANSWER)
     def post(self, request, pk: int):
         require_signed_in(request)
-        game_for(request, pk)
-        game = results.confirm(actor_of(request), pk)
+        game = results.confirm(actor_of(request), pk)  # 404 or 403 as game_for, in one read
         return Response({"status": game.status, "game": game.pk})
 
 
@@ -347,17 +360,35 @@ class StandingsView(APIView):
 
     @extend_schema(parameters=[EXTRAS_PARAM], responses=ANSWER)
     def get(self, request, slug: str):
-        tournament = get_tournament(request, slug)
+        tournament = standings_event(request, slug)
         ranked = ranked_with_extras(request)
-        extras = awards.load(tournament)
-        rows = standings.standings(tournament, ranked_with_extras=ranked, extras=extras)
-        return Response([
-            {"rank": row.rank, "player": {"id": player.pk, "name": player.name}, "points": row.points,
-             "wins": row.wins, "draws": row.draws, "losses": row.losses, "byes": row.byes,
-             "dropped": player.dropped, "tiebreakers": dict(row.tiebreakers),
-             "extras": extras_data(extras, player.pk, row.extra, ranked)}
-            for row, player in rows
-        ])
+        cached = event_cache.for_event(tournament.pk)
+        # The answer as sent, cached until the event changes (league.event_cache).
+        body = cached.get_or_build(f"api-standings:{ranked}", lambda: JSONRenderer().render(
+            standings_data(standings.ranking(tournament, ranked_with_extras=ranked, cached=cached))))
+        return HttpResponse(body, content_type="application/json")
+
+
+def standings_event(request, slug: str) -> Tournament:
+    """``get_tournament`` without what the standings do not read (the player count)."""
+    qs = Tournament.objects.filter(slug=slug)
+    if not actor_of(request).is_staff:
+        qs = qs.exclude(status=Tournament.Status.DRAFT)
+    tournament = qs.first()
+    if tournament is None:
+        raise NotFound(_("No such tournament."), "tournament_not_found")
+    return tournament
+
+
+def standings_data(ranking: standings.Ranking) -> list[dict]:
+    ranked = ranking.ranked_with_extras
+    return [
+        {"rank": row.rank, "player": {"id": player.pk, "name": player.name}, "points": row.points,
+         "wins": row.wins, "draws": row.draws, "losses": row.losses, "byes": row.byes,
+         "dropped": player.dropped, "tiebreakers": dict(row.tiebreakers),
+         "extras": extras_data(ranking.extras, player.pk, row.extra, ranked)}
+        for row, player in ranking.rows
+    ]
 
 
 def ranked_with_extras(request) -> bool:

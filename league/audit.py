@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from config.client_address import client_address
+from league import event_cache
 from league.models import AuditEntry, Tournament
 
 
@@ -36,6 +37,9 @@ SYSTEM = Actor(system=True)
 
 def record(actor: Actor, action: str, tournament: Tournament | None, target: object = "",
            data: Mapping[str, Any] | None = None) -> AuditEntry:
+    # Every change a service makes is recorded here, so this is where the event's cached pages
+    # and standings go stale (league.event_cache).
+    event_cache.changed(getattr(tournament, "pk", None))
     return AuditEntry.objects.create(
         tournament=tournament, actor=actor.user if actor.user_id else None, action=action,
         target=str(target)[:200], data=dict(data or {}), ip=actor.ip,

@@ -1,7 +1,10 @@
 """Result reports: a player reports, the opponent confirms or disputes, staff settle.
 
 Every report is a row of its own; the game row (locked with ``select_for_update``) holds the
-state they lead to, so parallel reports and confirmations are applied one after the other."""
+state they lead to, so parallel reports and confirmations of a game are applied one after the
+other. Only that row is locked: the games of other tables report and confirm in parallel (the
+round's row is locked only to complete the round, see ``_complete_round_if_done``), and a
+report or confirmation makes the same queries whatever the size of the event."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -15,7 +18,7 @@ from rest_framework import serializers
 
 from league.audit import Actor, record
 from league.errors import Conflict, Forbidden, Invalid, NotFound
-from league.models import Game, Player, PlayerList, Report, Round
+from league.models import Game, Player, PlayerList, Report, Round, Tournament
 from league.scoring import bands_of, tournament_points
 from league.services import notices
 from league.services.campaign_battles import report_outcome
@@ -26,6 +29,7 @@ from missions import services as missions
 from missions.messages import outcome_message, stratagem_message
 
 OPEN = (Report.Status.REPORTED, Report.Status.DISPUTED)
+UNCONFIRMED = (Game.Status.PENDING, Game.Status.REPORTED, Game.Status.DISPUTED)
 MAX_VP = 1_000_000
 
 
@@ -62,9 +66,12 @@ def side_of(actor: Actor, game: Game) -> Player | None:
 
 
 def visible_game(actor: Actor, game: Game) -> Player | None:
-    """The actor's side; 404 for a draft round's game unless staff, 403 for a stranger."""
+    """The actor's side; 404 for a game of a draft round or event unless staff, 403 for a
+    stranger."""
     me = side_of(actor, game)
-    if game.round.status == Round.Status.DRAFT and not actor.is_staff:
+    hidden = (game.round.status == Round.Status.DRAFT
+              or game.round.tournament.status == Tournament.Status.DRAFT)
+    if hidden and not actor.is_staff:
         raise NotFound(_("No such game."), "game_not_found")
     if me is None and not actor.is_staff:
         raise Forbidden(_("Only the players of this game or an organiser can do this."),
@@ -195,36 +202,53 @@ def report(actor: Actor, game_id: int, content: ResultInput) -> Game:
         raise Conflict(_("This result is already confirmed; ask an organiser to change it."),
                        "game_confirmed")
     scored = _check_content(game, content)
-    new = Report.objects.create(
+    new = Report(
         game=game, reporter=actor.user, by_player=me, winner_id=scored.winner,
         outcome=report_outcome(game, scored.outcome, content.campaign),
         comment=content.comment[:500],
         victory_points={str(k): int(v) for k, v in scored.victory_points.items()},
         stratagems={str(k): list(v) for k, v in content.stratagems.items()},
     )
-    notices.queue_report(game, new)  # before the status moves: it tells a settled dispute
-    open_reports = game.reports.filter(status__in=OPEN).exclude(pk=new.pk)
+    open_reports = _open_reports(game)
     if staff:
-        open_reports.update(status=Report.Status.SUPERSEDED)
-        _settle(actor, game, new)
+        _store(game, new)
+        _settle(actor, game, new, replaced=open_reports)
     else:
         _player_report(actor, game, new, me, open_reports)
     return game
 
 
-def _player_report(actor: Actor, game: Game, new: Report, me: Player, open_reports) -> None:
-    open_reports.filter(by_player=me).update(status=Report.Status.SUPERSEDED)
-    theirs = open_reports.exclude(by_player=me).order_by("-created_at", "-pk").first()
+def _open_reports(game: Game) -> list[Report]:
+    """The game's reported or disputed reports, newest first (one query, a handful of rows)."""
+    return list(game.reports.filter(status__in=OPEN).order_by("-created_at", "-pk"))
+
+
+def _store(game: Game, new: Report) -> None:
+    new.save(force_insert=True)
+    notices.queue_report(game, new)  # before the status moves: it tells a settled dispute
+
+
+def _mark(reports: Sequence[Report], status: str) -> None:
+    if reports:
+        Report.objects.filter(pk__in=[r.pk for r in reports]).update(status=status)
+
+
+def _player_report(actor: Actor, game: Game, new: Report, me: Player,
+                   open_reports: Sequence[Report]) -> None:
+    mine = [r for r in open_reports if r.by_player_id == me.pk]
+    theirs = next((r for r in open_reports if r.by_player_id != me.pk), None)
     if theirs is not None and _same_result(theirs, new):
         # Both players reported the same result: that is a confirmation.
-        Report.objects.filter(pk=theirs.pk).update(status=Report.Status.SUPERSEDED)
-        _settle(actor, game, new)
+        _store(game, new)
+        _settle(actor, game, new, replaced=[*mine, theirs])
         return
+    if theirs is not None:
+        new.status = Report.Status.DISPUTED
+    _store(game, new)
+    _mark(mine, Report.Status.SUPERSEDED)
     status = Game.Status.DISPUTED if theirs is not None else Game.Status.REPORTED
     if theirs is not None:
-        Report.objects.filter(pk=theirs.pk).update(status=Report.Status.DISPUTED)
-        new.status = Report.Status.DISPUTED
-        new.save(update_fields=["status"])
+        _mark([theirs], Report.Status.DISPUTED)
     _set_status(game, status)
     record(actor, f"result_{status}", game.round.tournament, game, {"game": game.pk, "report": new.pk})
 
@@ -234,8 +258,9 @@ def _set_status(game: Game, status: str) -> None:
     game.save(update_fields=["status"])
 
 
-def _settle(actor: Actor, game: Game, chosen: Report) -> None:
-    """Make ``chosen`` the game's result."""
+def _settle(actor: Actor, game: Game, chosen: Report, replaced: Sequence[Report] = ()) -> None:
+    """Make ``chosen`` the game's result; ``replaced`` (its other open reports) are superseded."""
+    _mark(replaced, Report.Status.SUPERSEDED)
     chosen.status = Report.Status.CONFIRMED
     chosen.confirmed_by, chosen.confirmed_at = actor.user, timezone.now()
     chosen.save(update_fields=["status", "confirmed_by", "confirmed_at"])
@@ -246,7 +271,25 @@ def _settle(actor: Actor, game: Game, chosen: Report) -> None:
     record(actor, "result_confirmed", game.round.tournament, game,
            {"game": game.pk, "report": chosen.pk, "winner": chosen.winner_id,
             "victory_points": chosen.victory_points, "by_staff": actor.is_staff})
-    complete_if_done(Round.objects.select_for_update().get(pk=game.round_id))
+    _complete_round_if_done(game)
+
+
+def _complete_round_if_done(game: Game) -> None:
+    """Complete the round of ``game``, just confirmed, if no game of it is left open, without
+    queueing every confirmation of the round on the round's row.
+
+    An open game of the round that nobody is changing right now, locked here until the commit
+    (rows locked by others are skipped, so this never waits), proves the round is not done:
+    that game can only be settled after this commit, by a transaction that checks again. With
+    no such witness (the round's last games, or all of its open games being settled at this
+    moment) the round row is locked and the games counted as ``complete_if_done`` does. The
+    last confirmation to commit always takes that path (its witness would have to be settled
+    after it), and the round lock makes it see every other confirmation's commit."""
+    witness = (Game.objects.select_for_update(skip_locked=True, no_key=True)
+               .filter(round_id=game.round_id, status__in=UNCONFIRMED).exclude(pk=game.pk)
+               .order_by().values_list("pk", flat=True)[:1])
+    if not list(witness):
+        complete_if_done(Round.objects.select_for_update().get(pk=game.round_id))
 
 
 @transaction.atomic
@@ -256,16 +299,16 @@ def confirm(actor: Actor, game_id: int) -> Game:
     me = visible_game(actor, game)
     if game.status == Game.Status.CONFIRMED:
         return game
-    latest = game.reports.filter(status__in=OPEN).order_by("-created_at", "-pk").first()
-    if latest is None:
+    open_reports = _open_reports(game)
+    if not open_reports:
         raise Conflict(_("There is no reported result to confirm yet."), "nothing_to_confirm")
+    latest, *older = open_reports
     if me is not None and latest.by_player_id == me.pk:
         raise Forbidden(_("Your opponent must confirm the result you reported."), "own_report")
     if game.status == Game.Status.DISPUTED and me is not None:
         raise Conflict(_("This result is disputed: report the result again or ask an organiser."),
                        "game_disputed")
-    game.reports.filter(status__in=OPEN).exclude(pk=latest.pk).update(status=Report.Status.SUPERSEDED)
-    _settle(actor, game, latest)
+    _settle(actor, game, latest, replaced=older)
     return game
 
 

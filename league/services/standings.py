@@ -5,6 +5,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from league import event_cache
 from league.models import Game, Player, Round, Tournament
 from league.pairing import PlayerState
 from league.scoring import bands_of
@@ -94,6 +95,45 @@ def standings(tournament: Tournament, *, ranked_with_extras: bool = True,
     rows = compute(tournament, player_ids=list(players),
                    extra=extras.extra(ranked=ranked_with_extras))
     return [(row, players[row.player]) for row in rows]
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A player as the standings show them: no model instance, so it can be cached."""
+
+    pk: int
+    name: str
+    club: str
+    faction: str
+    dropped: bool
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """The standings best first with their players, and the awards and penalties they read."""
+
+    rows: tuple[tuple[StandingRow, Entrant], ...]
+    extras: awards.Extras
+    ranked_with_extras: bool
+
+
+def ranking(tournament: Tournament, *, ranked_with_extras: bool = True,
+            cached: event_cache.EventCache | None = None) -> Ranking:
+    """``standings`` as the public pages show them, from the event's cache when it has them
+    (built in three queries otherwise: players, games, awards and penalties)."""
+    cached = cached or event_cache.for_event(tournament.pk)
+    mode = "with" if ranked_with_extras else "without"
+    return cached.get_or_build(f"ranking:{mode}",
+                               lambda: _ranking(tournament, ranked_with_extras))
+
+
+def _ranking(tournament: Tournament, ranked_with_extras: bool) -> Ranking:
+    players = {pk: Entrant(pk, *fields) for pk, *fields in tournament.players.values_list(
+        "pk", "name", "club", "faction", "dropped")}
+    extras = awards.load(tournament)
+    rows = compute(tournament, player_ids=list(players),
+                   extra=extras.extra(ranked=ranked_with_extras))
+    return Ranking(tuple((row, players[row.player]) for row in rows), extras, ranked_with_extras)
 
 
 def pairing_states(tournament: Tournament,

@@ -6,20 +6,23 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import login
 from django.db.models import F, Q
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from armylists.models import Chart, Faction
 from config.ratelimit import client_ip, hit
+from league import event_cache
 from league.account_forms import SignupForm
 from league.audit import Actor
 from league.forms import RegisterForm
-from league.models import TIEBREAK_CHOICES, Game, Player, Round, Tournament
-from league.services import awards, factions, lists, standings, tournaments
+from league.models import Game, Player, Round, Tournament
+from league.services import factions, lists, standings, tournaments
 from league.views import awards as award_views
+from league.views import event_sections
 from league.views.common import attempt, visible_tournament
 
 Status = Tournament.Status
@@ -39,13 +42,22 @@ def home(request):
 
 
 def tournament(request, slug: str):
-    event = visible_tournament(request, slug)
+    event_id = _event_id(request, slug)
     me = None
     if request.user.is_authenticated:
-        me = event.players.filter(user=request.user).first()
+        me = Player.objects.filter(tournament_id=event_id, user=request.user).first()
     if request.method == "POST":
-        return _register(request, event, me)
-    return render(request, "league/tournament.html", event_context(request, event, me))
+        return _register(request, visible_tournament(request, slug), me)
+    return render(request, "league/tournament.html", event_context(request, event_id, me))
+
+
+def _event_id(request, slug: str) -> int:
+    """The event's id, or 404 as ``visible_tournament`` (drafts are for staff only), in a
+    query that reads no more: the page takes the event itself from the cache."""
+    found = Tournament.objects.filter(slug=slug).values_list("pk", "status").first()
+    if found is None or (found[1] == Status.DRAFT and not Actor.of(request).is_staff):
+        raise Http404(_("No such tournament."))
+    return found[0]
 
 
 def _register(request, event: Tournament, me: Player | None):
@@ -59,42 +71,52 @@ def _register(request, event: Tournament, me: Player | None):
             messages.success(request, _("You are registered as %(name)s.") % {"name": player.name})
             return redirect("tournament", slug=event.slug)
     return render(request, "league/tournament.html",
-                  event_context(request, event, me, register_form=form))
+                  event_context(request, event.pk, me, register_form=form))
 
 
-def event_context(request, event: Tournament, me: Player | None,
+def event_context(request, event_id: int, me: Player | None,
                   register_form: RegisterForm | None = None) -> dict[str, Any]:
-    """Everything the event page shows, in a number of queries that does not grow with players."""
-    extras, with_extras = awards.load(event), award_views.ranked_with_extras(request)
-    ranked = standings.standings(event, ranked_with_extras=with_extras, extras=extras)
-    players = sorted((player for _row, player in ranked), key=lambda p: (p.name.casefold(), p.pk))
-    published = list(event.round_set.exclude(status=Round.Status.DRAFT).select_related("mission")
-                     .order_by("number"))
-    current = _shown_round(request, published)
-    games = _round_games(current)
-    mine = [g for g in games if me is not None and me.pk in g.player_ids]
+    """Everything the event page shows, in a number of queries that does not grow with players.
+    The event, its published rounds and the shared sections come from the event's cache in one
+    round trip (``event_sections``); only what is personal is read for this reader."""
+    cached = event_cache.for_event(event_id)
+    asked = event_sections.asked_round(request.GET)
+    shown = event_sections.Shown(
+        language=translation.get_language(), staff=Actor.of(request).is_staff, asked=asked,
+        with_extras=award_views.ranked_with_extras(request),
+        **{name: event_sections.page_number(request.GET, name)
+           for name in event_sections.PAGE_PARAMS})
+    summary, sections = event_sections.page(event_id, cached, shown)
+    event, published, current = summary.event, summary.rounds, summary.shown(asked)
     latest = published[-1] if published else None
-    my_game = mine[0] if mine and current is latest else _my_game(latest, me)
+    mine = _my_games(me, current, latest)
     may_register = (me is None and request.user.is_authenticated
                     and event.status == Status.REGISTRATION_OPEN)
-    # The system's factions only when something shows them: no query on an event without any.
-    armies = factions.of_system(event) if may_register or any(p.faction for p in players) else []
-    by_key = factions.keys(armies)
-    for player in players:
-        player.faction_label = factions.label(player.faction, by_key)
+    query = request.GET.get("q", "").strip()[:80]
     return {
-        "tournament": event, "players": players, "me": me, "round": current, "games": games,
-        "pairings": [{"game": g, "result": result_line(g)} for g in games],
-        "rounds": published, "latest_round": latest, "my_games": {g.pk for g in mine},
-        "my_game": my_game, "standings": standing_rows(event, ranked, extras, with_extras),
-        "votes": award_views.vote_forms(event, me, extras, players),
-        **award_views.standings_context(request, extras, with_extras),
-        "tiebreak_labels": tiebreak_labels(event),
+        "tournament": event, "me": me, "round": current, "rounds": published,
+        "latest_round": latest, "sections": sections,
+        "my_pairings": [{"game": g, "result": event_sections.result_line(g)}
+                        for g in mine if g.round_id == current.pk],
+        "my_game": next((g for g in mine if g.round_id == latest.pk), None),
+        "query": query, "asked_round": asked if current and current.number == asked else None,
+        "found": event_sections.search(event, cached, shown, current, query) if query else None,
+        "votes": _votes(event, me, cached, shown),
         "lists_locked": lists.lists_locked(event),
-        "register_form": ((register_form or RegisterForm(factions=faction_choices(event, armies)))
-                          if may_register else None),
-        "faction_table": factions.table(ranked, by_key, event.bye_points),
+        "register_form": ((register_form or RegisterForm(
+            factions=faction_choices(event, factions.of_system(event))))
+            if may_register else None),
     }
+
+
+def _votes(event: Tournament, me: Player | None, cached: event_cache.EventCache,
+           shown: event_sections.Shown) -> list[dict[str, Any]]:
+    """The vote forms of a registered player while the event runs (the ranking read only then)."""
+    if me is None or event.status != Status.RUNNING:
+        return []
+    ranking = standings.ranking(event, ranked_with_extras=shown.with_extras, cached=cached)
+    players = sorted((p for _row, p in ranking.rows), key=lambda p: (p.name.casefold(), p.pk))
+    return award_views.vote_forms(event, me, ranking.extras, players)
 
 
 def faction_choices(event: Tournament, armies: list[Faction]) -> list[tuple[str, str]]:
@@ -105,62 +127,13 @@ def faction_choices(event: Tournament, armies: list[Faction]) -> list[tuple[str,
     return sorted(((f.name_en, f.name) for f in armies), key=lambda c: c[1].casefold())
 
 
-def _shown_round(request, published: list[Round]) -> Round | None:
-    """The latest published round, or the earlier one ``?round=`` names (the latest if unknown)."""
-    wanted = request.GET.get("round", "")
-    chosen = next((r for r in published if str(r.number) == wanted), None)
-    return chosen or (published[-1] if published else None)
-
-
-def _my_game(round_: Round | None, me: Player | None) -> Game | None:
-    if round_ is None or me is None:
-        return None
-    return round_.games.filter(Q(player_a=me) | Q(player_b=me)).first()
-
-
-def _round_games(round_: Round | None) -> list[Game]:
-    if round_ is None:
+def _my_games(me: Player | None, *rounds_: Round | None) -> list[Game]:
+    """My games in the shown and the latest round (one query; none without a registration)."""
+    wanted = {r.pk for r in rounds_ if r is not None}
+    if me is None or not wanted:
         return []
-    # Byes (no table) last on every database.
-    return list(round_.games.select_related("player_a", "player_b", "mission")
-                .order_by(F("table").asc(nulls_last=True), "pk"))
-
-
-def result_line(game: Game) -> dict[str, Any] | None:
-    """A confirmed game's winner (None: a draw) and score, player A's VP first; None until the
-    result is confirmed: a reported result may still be disputed, so it is not shown publicly."""
-    if game.is_bye or game.status != Game.Status.CONFIRMED:
-        return None
-    names = {game.player_a_id: game.player_a.name, game.player_b_id: game.player_b.name}
-    points = [game.victory_points.get(str(pid)) for pid in (game.player_a_id, game.player_b_id)]
-    score = "–".join(str(p) for p in points) if None not in points else ""
-    return {"winner": names.get(game.winner_id), "score": score}
-
-
-def tiebreak_labels(event: Tournament) -> list[str]:
-    names = dict(TIEBREAK_CHOICES)
-    return [str(names.get(key, key)) for key in event.tiebreaks]
-
-
-def standing_rows(event: Tournament, ranked, extras: awards.Extras | None = None,
-                  with_extras: bool = True) -> list[dict[str, Any]]:
-    extras = extras or awards.Extras()
-    return [
-        {"rank": row.rank, "player": player, "faction": getattr(player, "faction_label", player.faction),
-         "points": row.points, "wins": row.wins,
-         "draws": row.draws, "losses": row.losses,
-         "extras": extras.scores(player.pk, ranked=with_extras),
-         "tiebreakers": [_number(row.tiebreakers.get(key)) for key in event.tiebreaks]}
-        for row, player in ranked
-    ]
-
-
-def _number(value: Any) -> str:
-    if value is None:
-        return "–"
-    if isinstance(value, float) and not value.is_integer():
-        return f"{value:.2f}"
-    return str(int(value))
+    return list(Game.objects.filter(round__in=wanted).filter(Q(player_a=me) | Q(player_b=me))
+                .select_related("player_a", "player_b", "mission"))
 
 
 def signup(request):

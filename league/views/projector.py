@@ -121,7 +121,7 @@ def projector_context(event: Tournament) -> dict[str, Any]:
     round_ = current_round(event)
     games = _games(round_)
     progress = progress_of_games(round_, games)
-    ranked = standings.standings(event)
+    ranked = standings.ranking(event).rows  # shared with the event page's cache
     played = any(player.faction for _row, player in ranked)
     by_key = factions.keys(factions.of_system(event) if played else [])
     return {

@@ -312,16 +312,28 @@ def _event_with_round(staff, players: int, name: str) -> Tournament:
 
 @pytest.mark.parametrize("players", [10, 40])
 def test_event_page_queries_do_not_grow_with_players(client, staff, players,
-                                                      django_assert_max_num_queries):
+                                                      django_assert_max_num_queries,
+                                                      django_assert_num_queries):
     event = _event_with_round(staff, players, f"Ligue {players}")
     account = Player.objects.filter(tournament=event).first().user
     signed_in(client, account)
-    # session, user, event, my registration, players, played games, awards and penalties,
-    # current round, its games
-    with django_assert_max_num_queries(9):
-        page = client.get(reverse("tournament", args=[event.slug]))
+    url = reverse("tournament", args=[event.slug])
+    # session, user, event's id, my registration, my games; not cached yet: the event and its
+    # published rounds, then the shared sections: players, played games, awards and
+    # penalties, the round's games
+    with django_assert_max_num_queries(11):
+        page = client.get(url)
     assert page.status_code == 200
     assert text(page).count('<tr class="mine">') == 1
+    # The event and the shared sections now come from the cache: only what is mine is read.
+    with django_assert_num_queries(5):
+        again = client.get(url)
+    assert text(again).count('<tr class="mine">') == 1
+    assert text(again).count("<tr><td>") == text(page).count("<tr><td>") == players  # standings
+    client.logout()
+    with django_assert_num_queries(1):  # the event's id
+        anonymous = client.get(url)
+    assert anonymous.status_code == 200 and '<tr class="mine">' not in text(anonymous)
 
 
 # --- role lists, versions, past rounds -----------------------------------------------------------

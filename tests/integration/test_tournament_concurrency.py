@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from armylists.models import ArmyList
 from league.models import AuditEntry, Game, PlayerList, Report, Round
@@ -130,6 +130,59 @@ def test_a_burst_of_reports_and_confirmations_settles_every_game(staff_user):
     assert Report.objects.filter(game__in=stored, status="confirmed").count() == len(games)
     assert AuditEntry.objects.filter(action="result_confirmed").count() == len(games)
     assert Round.objects.get(tournament__slug=event.slug).status == "completed"
+
+
+def test_the_last_confirmations_at_once_complete_the_round(staff_user):
+    """A round's last tables confirmed at the same moment: each confirmation may see the others
+    still open, but whichever commits last completes the round (none may leave it published)."""
+    for attempt in range(3):
+        event = build_event(staff_user, 6, prefix=f"l{attempt}-")
+        games = expect(pair(event.staff, event.slug), 201)["games"]
+        for game in games:
+            a, b = game["players"]
+            expect(report(event.client(a), game["id"], a, {a: 500, b: 100}), 200)
+        answers = in_parallel([lambda g=game["id"], user=event.users[game["players"][1]]: confirm(
+            client_for(user), g) for game in games])
+        assert statuses(answers) == {200: len(games)}
+        assert Round.objects.get(tournament__slug=event.slug).status == "completed"
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks: PostgreSQL only")
+def test_a_confirmation_does_not_queue_on_the_round_row(staff_user):
+    """Confirmations of different tables do not wait for each other on the round's row: one
+    goes through while another transaction holds that row, since other games are still open
+    (before, every confirmation of the round locked it, so a burst was applied one by one)."""
+    event = build_event(staff_user, 6)
+    game, *_others = expect(pair(event.staff, event.slug), 201)["games"]
+    a, b = game["players"]
+    expect(report(event.client(a), game["id"], a, {a: 500, b: 100}), 200)
+    round_id = Round.objects.get(tournament__slug=event.slug).pk
+    held, release = threading.Event(), threading.Event()
+
+    def hold_the_round_row() -> None:
+        try:
+            with transaction.atomic():
+                Round.objects.select_for_update().get(pk=round_id)
+                held.set()
+                release.wait(timeout=30)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold_the_round_row)
+    holder.start()
+    try:
+        assert held.wait(timeout=30)
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '3s'")  # a wait for the round row fails the test
+        answer = expect(confirm(client_for(event.users[b]), game["id"]), 200)
+    finally:
+        release.set()
+        holder.join(timeout=30)
+        with connection.cursor() as cursor:
+            cursor.execute("RESET lock_timeout")
+    assert answer["status"] == "confirmed"
+    assert Game.objects.get(pk=game["id"]).status == "confirmed"
+    assert Round.objects.get(pk=round_id).status == "published"
 
 
 @pytest.mark.parametrize("draft", [False, True])

@@ -128,6 +128,8 @@ READS: dict[str, tuple[str, Call, tuple[int, int, int, int]]] = {
                               (404, 404, 404, 200)),
     "report in a draft round": ("draft", lambda w, c: report(c, w.game, None),
                                 (401, 404, 404, 409)),
+    "confirm in a draft round": ("draft", lambda w, c: post(c, f"/games/{w.game}/confirm/"),
+                                 (401, 404, 404, 409)),
     "unpublished list": ("open", lambda w, c: get(c, list_path(w.slug, w.player)),
                          (401, 200, 403, 200)),
 }
@@ -167,6 +169,17 @@ def test_a_draft_tournament_is_invisible_except_to_staff(staff):
         expect(get(client, f"/tournaments/{slug}/players/"), 404, "tournament_not_found")
         assert slug not in {t["slug"] for t in get(client, "/tournaments/").json()}
     assert expect(get(staff, f"/tournaments/{slug}/"), 200)["status"] == "draft"
+
+
+def test_a_hidden_game_is_404_whatever_the_report_body(staff_user):
+    world = build_world(staff_user, "draft")
+    malformed = {"result": "none"}
+    for role in ("player", "other"):
+        expect(post(world.client(role), f"/games/{world.game}/report/", malformed), 404,
+               "game_not_found")
+    assert "result" in expect(post(world.client("staff"), f"/games/{world.game}/report/",
+                                   malformed), 400)
+    expect(post(world.client("player"), "/games/999999/report/", malformed), 404, "game_not_found")
 
 
 def test_unknown_objects_are_404(staff_user):

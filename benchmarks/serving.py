@@ -1,0 +1,243 @@
+"""A small harness to measure Muster as it is served: a throw-away PostgreSQL database, gunicorn
+on a free loopback port, and load from this process (threads, one HTTP connection each).
+
+Used by ``benchmarks/pages.py``; any benchmark that fires HTTP requests at a real server can use
+it: ``database(name)`` and ``setup_django(url)`` for building data through the services,
+``Server`` to start and stop gunicorn, ``run_load`` to fire a list of ``Call``s with some
+concurrency, and ``Summary`` for requests per second, p50, p95 and errors. Asserts nothing.
+"""
+from __future__ import annotations
+
+import http.client
+import itertools
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+POSTGRES = "postgres://postgres@127.0.0.1:5432"
+REDIS = "redis://127.0.0.1:6379"
+
+
+@dataclass(frozen=True)
+class Call:
+    """One HTTP request to fire: ``body`` as bytes (send the matching Content-Type header)."""
+
+    method: str
+    path: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+    body: bytes | None = None
+
+
+@dataclass(frozen=True)
+class Summary:
+    requests: int
+    errors: int
+    seconds: float
+    latencies_ms: tuple[float, ...]
+    statuses: Mapping[int, int]
+    bytes_received: int
+
+    @property
+    def per_second(self) -> float:
+        return self.requests / self.seconds if self.seconds else 0.0
+
+    def percentile(self, q: float) -> float:
+        """The q-th percentile (0-100) of the latencies, nearest rank."""
+        ordered = sorted(self.latencies_ms)
+        if not ordered:
+            return float("nan")
+        rank = max(1, round(q / 100 * len(ordered)))
+        return ordered[min(rank, len(ordered)) - 1]
+
+    @property
+    def p50(self) -> float:
+        return self.percentile(50)
+
+    @property
+    def p95(self) -> float:
+        return self.percentile(95)
+
+    def line(self) -> str:
+        average = self.bytes_received / self.requests / 1024 if self.requests else 0
+        return (f"{self.per_second:.1f} requests/s, p50 {self.p50:.1f} ms, p95 {self.p95:.1f} ms, "
+                f"{self.errors} errors in {self.requests} requests ({average:.0f} KiB each)")
+
+
+# --- database and Django -----------------------------------------------------------------------
+
+def database(name: str, fresh: bool = False) -> str:
+    """The URL of PostgreSQL database ``name``, created if missing (dropped first if ``fresh``)."""
+    import psycopg
+
+    with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as connection:
+        exists = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s",
+                                    [name]).fetchone() is not None
+        if exists and fresh:
+            connection.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+            exists = False
+        if not exists:
+            connection.execute(f'CREATE DATABASE "{name}"')
+    return f"{POSTGRES}/{name}"
+
+
+def server_env(database_url: str, cache_url: str, **extra: str) -> dict[str, str]:
+    """The environment Muster reads, for this process and for the server it starts."""
+    data_dir = os.environ.get("MUSTER_DATA_DIR") or tempfile.mkdtemp(prefix="muster-bench-")
+    return {**os.environ, "DATABASE_URL": database_url, "CACHE_URL": cache_url,
+            "MUSTER_DATA_DIR": data_dir, "DJANGO_SETTINGS_MODULE": "config.settings",
+            "ALLOWED_HOSTS": "127.0.0.1,localhost", **extra}
+
+
+def setup_django(database_url: str, cache_url: str, migrate: bool = True) -> None:
+    """Configure this process like the server (same database and cache) and migrate."""
+    os.environ.update(server_env(database_url, cache_url))
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    if migrate:
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
+
+
+def flush_redis(cache_url: str) -> None:
+    """Empty the Redis database ``cache_url`` names (only that one)."""
+    import redis
+
+    redis.Redis.from_url(cache_url).flushdb()
+
+
+# --- the server ----------------------------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server:
+    """gunicorn serving ``config.wsgi`` on a free loopback port, as a context manager."""
+
+    def __init__(self, env: Mapping[str, str], workers: int = 2, ready_path: str = "/",
+                 extra_args: Sequence[str] = ()):
+        self.env, self.workers, self.ready_path = dict(env), workers, ready_path
+        self.extra_args = list(extra_args)
+        self.port = free_port()
+        self.process: subprocess.Popen | None = None
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (outlives this call; kept for output())
+
+    def start(self, timeout: float = 60) -> Server:
+        self.process = subprocess.Popen(
+            [PYTHON, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{self.port}",
+             "--workers", str(self.workers), "--log-level", "warning", *self.extra_args],
+            cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"gunicorn exited:\n{self.output()}")
+            try:
+                status, _body = request(self.port, Call("GET", self.ready_path))
+                if status < 500:
+                    return self
+            except OSError:
+                pass
+            time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"gunicorn did not answer within {timeout} s:\n{self.output()}")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+    def output(self) -> str:
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")[-4000:]
+
+    def __enter__(self) -> Server:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+# --- load ----------------------------------------------------------------------------------------
+
+def request(port: int, call: Call, connection: http.client.HTTPConnection | None = None,
+            ) -> tuple[int, bytes]:
+    """Send ``call`` (on ``connection`` when given, which reconnects after a close)."""
+    own = connection is None
+    connection = connection or http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        connection.request(call.method, call.path, body=call.body, headers=dict(call.headers))
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        if own:
+            connection.close()
+
+
+def run_load(port: int, calls: Sequence[Call], concurrency: int = 4,
+             ok: Callable[[int], bool] = lambda status: 200 <= status < 400) -> Summary:
+    """Fire every call of ``calls`` once, ``concurrency`` at a time (each thread keeps one
+    connection), and time each from send to last byte; a status ``ok`` refuses is an error."""
+    queue = iter(enumerate(calls))
+    lock = threading.Lock()
+    latencies: list[float] = []
+    statuses: Counter[int] = Counter()
+    received = [0, 0]  # bytes, errors
+
+    def worker() -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        try:
+            while True:
+                with lock:
+                    item = next(queue, None)
+                if item is None:
+                    return
+                start = time.perf_counter()
+                try:
+                    status, body = request(port, item[1], connection)
+                except (OSError, http.client.HTTPException):
+                    connection.close()
+                    status, body = 0, b""
+                elapsed = (time.perf_counter() - start) * 1000
+                with lock:
+                    latencies.append(elapsed)
+                    statuses[status] += 1
+                    received[0] += len(body)
+                    received[1] += not ok(status)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker, daemon=True) for _ in range(concurrency)]
+    start = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    seconds = time.perf_counter() - start
+    return Summary(len(latencies), received[1], seconds, tuple(latencies), dict(statuses),
+                   received[0])
+
+
+def repeated(call: Call, times: int) -> list[Call]:
+    return list(itertools.repeat(call, times))
