@@ -27,8 +27,8 @@ from league.services import packs
 PACK_ANSWER = inline_serializer("MissionPack", {
     "id": serializers.IntegerField(),
     "kind": serializers.CharField(
-        required=False, help_text="mission_pack, or the wall sheet: pairings, find_table, "
-                                  "standings or slips"),
+        required=False, help_text="mission_pack, turn_pack (an Epic 40,000 campaign turn), or "
+                                  "the wall sheet: pairings, find_table, standings or slips"),
     # A plain string: a ChoiceField would add a second "status" enum to the schema (W001).
     "status": serializers.CharField(help_text="pending, running, done or failed"),
     "progress": serializers.IntegerField(min_value=0, max_value=100),
@@ -91,7 +91,7 @@ class PackRequestView(APIView):
 
 
 WALL_SHEET_KINDS = [kind for kind in MissionPack.Kind.values
-                    if kind != MissionPack.Kind.MISSION_PACK]
+                    if kind not in (MissionPack.Kind.MISSION_PACK, MissionPack.Kind.TURN_PACK)]
 
 
 class WallSheetSerializer(serializers.Serializer):

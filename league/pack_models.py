@@ -33,6 +33,9 @@ class MissionPack(models.Model):
         FIND_TABLE = "find_table", _("find your table")
         STANDINGS = "standings", _("standings")
         SLIPS = "slips", _("results slips")
+        # An Epic 40,000 campaign turn (its round is the turn's): map, order and battle sheets,
+        # turn report (league/services/campaign_pack.py).
+        TURN_PACK = "turn_pack", _("campaign turn pack")
 
     round = models.ForeignKey("league.Round", on_delete=models.CASCADE, related_name="mission_packs",
                               verbose_name=_("round"))
@@ -70,6 +73,8 @@ class MissionPack(models.Model):
     def __str__(self) -> str:
         if self.kind == self.Kind.MISSION_PACK:
             return _("Mission pack, %(round)s") % {"round": self.round}
+        if self.kind == self.Kind.TURN_PACK:
+            return _("Turn pack, %(round)s") % {"round": self.round}
         return _("Wall sheet (%(kind)s), %(round)s") % {"kind": self.get_kind_display(),
                                                          "round": self.round}
 
@@ -89,6 +94,8 @@ class MissionPack(models.Model):
     @property
     def download_name(self) -> str:
         """The name a browser saves the file under."""
+        if self.kind == self.Kind.TURN_PACK:
+            return f"{self.round.campaign_turn.campaign.slug}-turn-{self.round.number}.pdf"
         suffix = "" if self.kind == self.Kind.MISSION_PACK else f"-{self.kind.replace('_', '-')}"
         return f"{self.round.tournament.slug}-round-{self.round.number}{suffix}.pdf"
 

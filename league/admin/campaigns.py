@@ -16,8 +16,9 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
-from django.urls import reverse
+from django.urls import path, reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from league.admin.campaign_forms import (
     ArmyForm,
@@ -44,6 +45,7 @@ from league.errors import Invalid, ServiceError
 from league.services import (
     campaign_battles,
     campaign_overrides,
+    campaign_pack,
     campaign_reads,
     campaign_turns,
     campaigns,
@@ -243,6 +245,9 @@ def cockpit_context(request: HttpRequest, c: Campaign) -> dict[str, Any]:
                    for e in c.score_entries.order_by("-turn", "-pk")],
         "totals": campaigns.scores_of(c), "score_form": ScoreEntryForm(auto_id="id_score_%s"),
         "battles": battle_rows(c),
+        "turn_packs": [{"pack": pack, "url": reverse("admin:league_missionpack_change",
+                                                     args=[pack.pk])}
+                       for pack in campaign_pack.turn_packs(c)],
     }
     if c.status != Campaign.Status.SETUP:  # from the first placement on
         territories = campaign_reads.map_view(actor, c)
@@ -271,6 +276,24 @@ class CampaignAdmin(admin.ModelAdmin):
 
     def view_on_site(self, obj: Campaign) -> str:
         return reverse("campaign", args=[obj.slug])
+
+    def get_urls(self):
+        view = self.admin_site.admin_view(require_POST(self.turn_pack_view))
+        return [path("<int:pk>/turn-pack/", view, name="league_campaign_turn_pack"),
+                *super().get_urls()]
+
+    def turn_pack_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """Print the current turn's pack, then watch it on the mission pack's page (progress,
+        then the download link), as the round's "print the mission pack" does."""
+        found = get_object_or_404(Campaign.objects.select_related("tournament"), pk=pk)
+        if not self.has_change_permission(request, found):
+            raise PermissionDenied
+        try:
+            pack = campaign_pack.request_turn_pack(Actor.of(request), found, found.current_turn)
+        except ServiceError as exc:
+            messages.error(request, str(exc))
+            return HttpResponseRedirect(reverse("admin:league_campaign_change", args=[found.pk]))
+        return HttpResponseRedirect(reverse("admin:league_missionpack_change", args=[pack.pk]))
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False  # a campaign's rows are its history: nothing deletes them from here

@@ -52,8 +52,17 @@ def shown_name(row: CampaignDetachment, viewer: str | None, revealed: frozenset[
 
 def map_view(actor: Actor, campaign: Campaign) -> list[dict[str, Any]]:
     """The 18 territories as ``actor`` may see them (contract ``GET .../map/``)."""
-    viewer = viewer_side(actor, campaign)
-    revealed = revealed_to(campaign, viewer) if viewer is not None else frozenset()
+    return map_seen_by(campaign, viewer_side(actor, campaign))
+
+
+# Whose eyes a printed public map uses: nobody's side, so every counter shows its army only.
+PUBLIC = "public"
+
+
+def map_seen_by(campaign: Campaign, viewer: str | None) -> list[dict[str, Any]]:
+    """The 18 territories as ``viewer`` sees them: None (staff) everything, a side its own
+    names and the enemy ones revealed to it, ``PUBLIC`` army names only (R12)."""
+    revealed = revealed_to(campaign, viewer) if viewer in grid.SIDES else frozenset()
     control = control_of(campaign)
     majors = {code for row in campaign.sides.all() for code in row.majors}
     rows = CampaignDetachment.objects.filter(side__campaign=campaign, destroyed=False).exclude(

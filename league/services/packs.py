@@ -45,6 +45,7 @@ from league.services.tournaments import require_staff
 from missions import legality
 from missions.models import Level, Mission, SpecialRule, Stratagem, StratagemCategory
 from missions.packs import diagram
+from missions.packs.campaign import render_turn_pack
 from missions.packs.data import (
     Allowance,
     MissionBlock,
@@ -103,6 +104,8 @@ def request_pack(actor: Actor, tournament: Tournament, number: int,
     round_ = Round.objects.select_for_update().filter(tournament=tournament, number=number).first()
     if round_ is None:
         raise NotFound(_("No such round."), "round_not_found")
+    if kind == Kind.TURN_PACK and not hasattr(round_, "campaign_turn"):
+        raise Invalid(_("Only a campaign turn has a turn pack."), "pack_kind_unknown")
     if round_.status == Round.Status.DRAFT:
         raise Conflict(_("Publish the round before printing its mission pack.")
                        if kind == Kind.MISSION_PACK else
@@ -203,6 +206,11 @@ def _renderer(pack: MissionPack, chunk: int,
     if pack.kind == Kind.MISSION_PACK:
         content = pack_content(pack.round)
         return lambda out: render_pack(content, out, chunk_tables=chunk, progress=progress)
+    if pack.kind == Kind.TURN_PACK:
+        from league.services.campaign_pack import turn_pack_content  # it imports this module
+
+        turn = turn_pack_content(pack.round)
+        return lambda out: render_turn_pack(turn, out, progress=progress)
     from league.services import wall_sheets  # it reads this module's helpers
 
     sheet = wall_sheets.wall_content(pack.round, pack.kind)

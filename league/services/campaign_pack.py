@@ -1,0 +1,427 @@
+"""The turn pack of an Epic 40,000 campaign (systems/epic-campaign.md §1.1 "Printed"): the map
+(public, and each player's), an order sheet per player, a battle sheet per battle, the turn
+report, gathered here into plain data in the campaign's language and laid out by
+missions/packs/campaign.py.
+
+A turn pack is a ``MissionPack`` of kind ``turn_pack`` on the turn's league round, asked for,
+built and served by the mission-pack machinery (league/services/packs.py): a double click gets
+the pack under way, a stale one is superseded, the file is stored atomically and downloaded by
+staff from ``mission-packs/{id}/download/``.
+
+Hidden information (R12) is kept as the site keeps it: each player's map is
+``campaign_reads.map_seen_by`` for that side (what ``GET map/`` gives them), the public map
+shows army names only, an order sheet names its own side's detachments, and the battle sheets
+and the turn report name a detachment only once the enemy has seen it (a battle reveals its
+detachments to both players). The map is the state of the campaign when the pack is printed.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.formats import date_format
+from django.utils.translation import gettext, ngettext
+
+from league.audit import Actor
+from league.campaign import map as grid
+from league.campaign.orders import allowances
+from league.campaign.scoring import PURPOSE_OTHER_SECTORS
+from league.campaign.state import ATTACK, FORTIFY, MOVE, REACTION, CampaignState
+from league.campaign.tools import INITIATIVE_COUNTERS, PHASES, initiative_value
+from league.campaign_drawing import drawing, territory_rows
+from league.campaign_models import (
+    Campaign,
+    CampaignBattle,
+    CampaignDetachment,
+    CampaignReveal,
+    CampaignSide,
+    CampaignTurn,
+)
+from league.campaign_words import PLANETS, SIDES, phase_name, word
+from league.models import Game, Round
+from league.pack_models import MissionPack
+from league.services import campaign_battles, campaign_reads, packs
+from league.services.campaign_dice import ENTERED
+from league.services.campaign_turns import turn_of
+from league.services.campaigns import require_staff, scores_of, sides_of, state_of
+from league.views.campaign_page import (
+    Reader,
+    allowance_rows,
+    attacks_against,
+    initiative_lines,
+    ledger,
+    my_army,
+    my_orders,
+    side_label,
+    turn_reports,
+)
+from missions.packs.campaign import (
+    AllowanceLine,
+    BattleSheet,
+    DetachmentLine,
+    ForceLine,
+    MapPage,
+    OrderSheet,
+    PhaseBoxes,
+    ResultRow,
+    RollLine,
+    ScoreLine,
+    TurnHeader,
+    TurnPackContent,
+    TurnReport,
+)
+
+# The software does not know which detachments carry infiltrators (G27): a few lines to write.
+INFILTRATION_BOXES = 2
+
+
+def request_turn_pack(actor: Actor, campaign: Campaign, number: int) -> MissionPack:
+    """Print turn ``number``'s pack in the background (staff). 404 ``turn_not_found`` for a
+    turn not opened yet; a second request while one builds gets that one."""
+    require_staff(actor)
+    turn_of(campaign, number)
+    return packs.request_pack(actor, campaign.tournament, number, kind=MissionPack.Kind.TURN_PACK)
+
+
+def turn_packs(campaign: Campaign, limit: int = 5) -> list[MissionPack]:
+    """The latest turn packs of ``campaign``, newest first (the cockpit lists them)."""
+    return list(MissionPack.objects.filter(
+        round__campaign_turn__campaign=campaign, kind=MissionPack.Kind.TURN_PACK,
+    ).select_related("round")[:limit])
+
+
+# --- who reads the shared parts ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BothPlayers(Reader):
+    """The reader of the parts handed to both players: a detachment is named once its enemy
+    has seen it (R12), so neither player learns anything new from the other's sheet."""
+
+    seen: frozenset[tuple[str, str]] = frozenset()
+
+    @property
+    def insider(self) -> bool:
+        return True
+
+    def knows(self, side: str, name: str) -> bool:
+        return (side, name) in self.seen
+
+
+def both_players(campaign: Campaign) -> BothPlayers:
+    seen = CampaignReveal.objects.filter(detachment__side__campaign=campaign).values_list(
+        "detachment__side__side", "detachment__name")
+    return BothPlayers(Actor(), None, seen=frozenset(seen))
+
+
+# --- the pack ----------------------------------------------------------------------------------
+
+def turn_pack_content(round_: Round) -> TurnPackContent:
+    """Everything turn ``round_``'s pack prints, in the campaign's language."""
+    turn = CampaignTurn.objects.select_related("campaign__tournament").get(round=round_)
+    campaign = turn.campaign
+    with translation.override(campaign.tournament.language):
+        public = campaign_reads.campaign_view(campaign)
+        sides = sides_of(campaign)
+        state = state_of(campaign, turn)
+        reader = both_players(campaign)
+        battles = list(turn.battles.select_related("game").order_by("pk"))
+        points = {(row.side.side, row.name): row.points for row in CampaignDetachment.objects.filter(
+            side__campaign=campaign).select_related("side")}
+        return TurnPackContent(
+            header=header(campaign, turn),
+            maps=map_pages(campaign, sides),
+            orders=tuple(order_sheet(sides[side], state) for side in grid.SIDES if side in sides),
+            battles=tuple(battle_sheet(campaign, b, public, sides, points)
+                          for b in battles if b.contested),
+            battles_note=battles_note(turn, battles),
+            report=turn_report(campaign, turn, public, reader, battles),
+        )
+
+
+def header(campaign: Campaign, turn: CampaignTurn) -> TurnHeader:
+    state = (gettext("closed") if turn.closed_at is not None
+             else gettext("now: %(phase)s") % {"phase": phase_name(turn.phase)})
+    return TurnHeader(
+        language=campaign.tournament.language, campaign=campaign.name, turn=turn.number,
+        planet=word(PLANETS, campaign.planet) if campaign.planet else "",
+        date=date_format(timezone.localdate(), "DATE_FORMAT"), state=state)
+
+
+# --- maps (R6–R8, R12) -----------------------------------------------------------------------------
+
+def map_html(campaign: Campaign, viewer: str | None, map_id: str) -> str:
+    """The campaign page's map, drawn for ``viewer`` (campaign_reads.map_seen_by)."""
+    territories = campaign_reads.map_seen_by(campaign, viewer)
+    return render_to_string("league/campaign_map.html", {
+        "drawing": drawing(territories), "territory_rows": territory_rows(territories),
+        "map_id": map_id})
+
+
+def map_pages(campaign: Campaign, sides: Mapping[str, CampaignSide]) -> tuple[MapPage, ...]:
+    pages = [MapPage(gettext("Public map"),
+                     gettext("Counters show army names only: a detachment's name stays hidden."),
+                     map_html(campaign, campaign_reads.PUBLIC, "map-public"))]
+    for side in grid.SIDES:
+        if side not in sides:
+            continue
+        words = {"player": sides[side].player.name, "side": word(SIDES, side)}
+        pages.append(MapPage(
+            gettext("Map of %(player)s (%(side)s)") % words,
+            gettext("For %(player)s only: their own detachments by name; enemy detachments by "
+                    "name once a battle or an infiltration revealed them, else by army name.")
+            % words,
+            map_html(campaign, side, f"map-{side}")))
+    return tuple(pages)
+
+
+# --- order sheets (R16, G6, R19–R29, R34) ----------------------------------------------------------
+
+def where_line(code: str) -> str:
+    place = grid.territory(code)
+    return gettext("%(code)s, %(side)s line %(line)s") % {
+        "code": code, "side": word(SIDES, place.home_side), "line": place.line}
+
+
+def allowance_lines(state: CampaignState, side: str) -> tuple[AllowanceLine, ...]:
+    """The page's allowance rows, with the regular actions already used and each unused
+    Supreme Commander's extra action, for a detachment of the commander's line (R26, R28)."""
+    engine = allowances(state, side)
+    lines = []
+    for row in allowance_rows(state, side):
+        commanders = [gettext("%(name)s, for a detachment in its line (%(where)s)") % {
+            "name": name, "where": where_line(state.detachment(side, name).location)}
+            for name in row["commanders"]]
+        lines.append(AllowanceLine(row["label"], row["limit"], engine[row["kind"]].used,
+                                   row["left"], "; ".join(commanders)))
+    return tuple(lines)
+
+
+def orders_of(state: CampaignState, side: str, kinds: Sequence[str]) -> tuple[str, ...]:
+    """The side's accepted orders of ``kinds``, in the words of the player's page."""
+    return tuple(my_orders(replace(state, orders=state.accepted(side, kinds)), side))
+
+
+def phase_boxes(state: CampaignState, side: str) -> tuple[PhaseBoxes, ...]:
+    """Per phase, the orders accepted so far and an empty box for each action left."""
+    left = allowances(state, side)
+    commander = gettext("Supreme Commander")
+    air = sum(1 for d in state.detachments if d.side == side and d.on_map and d.kind == "air")
+    against = ", ".join(f"{a['from']} → {a['to']}" for a in attacks_against(state, side))
+
+    def boxes(kind: str) -> tuple[str, ...]:
+        return ("",) * left[kind].left + (commander,) * len(left[kind].commanders_left)
+
+    return (
+        PhaseBoxes(phase_name("air").capitalize(),
+                   gettext("One mission per air detachment (infiltration, interception, "
+                           "transport or ground attack, escort) and its route."),
+                   blank=("",) * air),
+        PhaseBoxes(phase_name("infiltration").capitalize(),
+                   gettext("A detachment with infiltrators, from an adjacent territory: the "
+                           "target territory."),
+                   blank=("",) * INFILTRATION_BOXES),
+        PhaseBoxes(gettext("Moves and fortifications"),
+                   gettext("One detachment into an adjacent territory you hold; a fortification "
+                           "uses a move. Majors always keep a detachment."),
+                   orders_of(state, side, (MOVE, FORTIFY)), boxes(MOVE)),
+        PhaseBoxes(gettext("Attacks"),
+                   gettext("The detachments of one territory against one adjacent enemy "
+                           "territory, within the lines of resistance."),
+                   orders_of(state, side, (ATTACK,)), boxes(ATTACK)),
+        PhaseBoxes(gettext("Reactions"),
+                   (gettext("One detachment not under attack, adjacent to the attacked "
+                            "territory or in its line. Attacks against you so far: %(list)s.")
+                    % {"list": against or "—"}),
+                   orders_of(state, side, (REACTION,)), boxes(REACTION)),
+    )
+
+
+def order_sheet(owner: CampaignSide, state: CampaignState) -> OrderSheet:
+    side = owner.side
+    isolated = tuple(code for code in grid.CODES
+                     if code in state.isolated and state.control.get(code) == side)
+    lines = []
+    for d in my_army(owner):
+        notes = [gettext("Supreme Commander")] if d.row.supreme_commander else []
+        if d.row.location and d.row.location in isolated and not d.row.destroyed:
+            notes.append(gettext("isolated"))
+        notes += d.seen_by_enemy
+        lines.append(DetachmentLine(d.row.name, d.row.points, d.kind, d.where, "; ".join(notes)))
+    return OrderSheet(
+        side=word(SIDES, side), player=owner.player.name, army=owner.army_name,
+        strategic_value=owner.strategic_value,
+        initiative_value=initiative_value(owner.strategic_value),
+        allowances=allowance_lines(state, side), isolated=isolated, detachments=tuple(lines),
+        phases=phase_boxes(state, side))
+
+
+# --- battle sheets (R17, R28–R32, G12–G14) --------------------------------------------------------
+
+def fortifications_text(count: int) -> str:
+    if not count:
+        return gettext("no fortification")
+    return ngettext("%(count)d bunker or trench, 15 × 15 cm at most",
+                    "%(count)d bunkers or trenches, 15 × 15 cm at most each", count) % {
+        "count": count}
+
+
+def battle_status(battle: CampaignBattle, public: Mapping[str, Any]) -> tuple[str, str]:
+    """(status in words, winner in words or "" while the result is not confirmed)."""
+    if not campaign_battles.confirmed(battle):
+        return str(Game.Status(battle.game.status).label), ""
+    winner = campaign_battles.winner_side(battle)
+    shown = side_label(public, winner) if winner else gettext("draw")
+    return gettext("confirmed"), shown
+
+
+def battle_sheet(campaign: Campaign, battle: CampaignBattle, public: Mapping[str, Any],
+                 sides: Mapping[str, CampaignSide], points: Mapping[tuple[str, str], int]
+                 ) -> BattleSheet:
+    """One battle's sheet; ``points`` of each detachment by (side, name)."""
+    isolated = set(battle.isolated)
+    isolated_note = gettext("isolated")
+
+    def forces(side: str, names: Sequence[str]) -> tuple[ForceLine, ...]:
+        return tuple(ForceLine(n, points.get((side, n)), isolated_note if n in isolated else "")
+                     for n in names)
+
+    def who(side: str) -> str:
+        return f"{side_label(public, side)}, {sides[side].player.name}"
+
+    status, winner = battle_status(battle, public)
+    facts = (battle.game.outcome or {}).get("campaign", {}) if winner else {}
+    rows = []
+    for side, names in ((battle.attacker, battle.attackers),
+                        (battle.defender, battle.defender_deployed + battle.defender_reserves)):
+        for name in names:
+            after = (gettext("stays") if name in battle.stay else
+                     gettext("retreats to %(code)s") % {"code": battle.retreat_to[name]}
+                     if name in battle.retreat_to else "")
+            rows.append(ResultRow(name, word(SIDES, side), name in facts.get("swept", ()),
+                                  name in facts.get("destroyed", ()), after))
+    place = grid.territory(battle.territory)
+    majors = {code for row in sides.values() for code in row.majors}
+    where = [gettext("%(side)s line %(line)s") % {"side": word(SIDES, place.home_side),
+                                                   "line": place.line}]
+    if battle.territory in majors:
+        where.append(gettext("major"))
+    if battle.fortifications:
+        where.append(gettext("fortified"))
+    return BattleSheet(
+        territory=battle.territory, where=", ".join(where),
+        planet=word(PLANETS, campaign.planet) if campaign.planet else "",
+        table=battle.game.table, status=status, attacker=who(battle.attacker),
+        defender=who(battle.defender), attackers=forces(battle.attacker, battle.attackers),
+        attacker_points=battle.attacker_points,
+        deployed=forces(battle.defender, battle.defender_deployed),
+        reserves=forces(battle.defender, battle.defender_reserves),
+        defender_points=battle.defender_points,
+        fortifications=fortifications_text(battle.fortifications),
+        counters=(INITIATIVE_COUNTERS["attacker"], INITIATIVE_COUNTERS["defender"]),
+        at_stake=(int(battle.at_stake.get("attacker", 0)), int(battle.at_stake.get("defender", 0))),
+        isolated=tuple(n for n in battle.attackers + battle.defender_deployed
+                       + battle.defender_reserves if n in isolated),
+        winner=winner, rows=tuple(rows))
+
+
+def battles_note(turn: CampaignTurn, battles: Sequence[CampaignBattle]) -> str:
+    if any(b.contested for b in battles):
+        return ""
+    if turn.phase not in (campaign_battles.BATTLES_PHASE, "closed"):
+        return gettext("The battles are drawn up once the attacks and reactions are declared: "
+                       "print the pack again then for their sheets.")
+    return gettext("No battle was fought this turn.")
+
+
+# --- turn report (R15, R33–R40, G20) ---------------------------------------------------------------
+
+def roll_purpose(purpose: str) -> str:
+    prefix = "epic.initiative."
+    if purpose.startswith(prefix):
+        return gettext("Initiative: %(phase)s") % {"phase": phase_name(purpose[len(prefix):])}
+    if purpose == PURPOSE_OTHER_SECTORS:
+        return gettext("Other sectors")
+    return purpose
+
+
+def roll_lines(turn: CampaignTurn) -> tuple[RollLine, ...]:
+    """Every roll of the turn, in order: each phase's initiative, then the close's dice. The
+    close logs only the dice Muster threw; a face entered for a side's other sectors (R40) is
+    kept in the close's answer, and printed from there."""
+    report = turn.report or {}
+    logged = [roll for phase in PHASES
+              for roll in (turn.initiative or {}).get(phase, {}).get("dice_log", [])]
+    logged += report.get("dice_log", [])
+    thrown = {roll.get("side") for roll in logged if roll.get("purpose") == PURPOSE_OTHER_SECTORS}
+    logged += [{"purpose": PURPOSE_OTHER_SECTORS, "expression": "1D6", "dice": [sector["die"]],
+                "total": sector["die"], "side": side, "source": ENTERED}
+               for side, sector in report.get("other_sectors", {}).items() if side not in thrown]
+    return tuple(RollLine(
+        purpose=roll_purpose(roll.get("purpose", "")), side=word(SIDES, roll.get("side")),
+        dice=f"{roll.get('expression', '')}: {' + '.join(str(d) for d in roll.get('dice', ()))}",
+        total=roll.get("total"),
+        source=gettext("at the table") if roll.get("source") == ENTERED else gettext("by Muster"))
+        for roll in logged)
+
+
+def battle_lines(battles: Sequence[CampaignBattle], public: Mapping[str, Any]) -> tuple[str, ...]:
+    lines = []
+    for b in battles:
+        words = {"territory": b.territory, "attacker": side_label(public, b.attacker),
+                 "defender": side_label(public, b.defender)}
+        if not b.contested:
+            lines.append(gettext("%(territory)s: taken by %(attacker)s without a battle "
+                                 "(undefended).") % words)
+            continue
+        status, winner = battle_status(b, public)
+        result = (gettext("winner: %(winner)s") % {"winner": winner} if winner else status)
+        lines.append(gettext("%(territory)s: %(attacker)s attacks %(defender)s; %(result)s.")
+                     % {**words, "result": result})
+    return tuple(lines)
+
+
+def isolation_lines(campaign: Campaign, turn: CampaignTurn,
+                    closed: Mapping[str, Any] | None) -> tuple[str, ...]:
+    """Isolated this turn (R33, computed at the previous close) and, once closed, next turn."""
+    lines = []
+    if closed is None:
+        codes = [c for c in grid.CODES if c in set(campaign.isolated)]
+        if codes:
+            lines.append(gettext("Isolated this turn: %(codes)s.") % {"codes": ", ".join(codes)})
+    elif closed["isolated"]:
+        lines.append(gettext("Isolated next turn: %(codes)s.")
+                     % {"codes": ", ".join(closed["isolated"])})
+    return tuple(lines)
+
+
+def turn_report(campaign: Campaign, turn: CampaignTurn, public: Mapping[str, Any],
+                reader: BothPlayers, battles: Sequence[CampaignBattle]) -> TurnReport:
+    """The closed turn's report as the players' page gives it, read by both players; an open
+    turn's report says so and gives what is known: rolls, battles, ledger lines so far."""
+    closed = next((r for r in turn_reports(campaign, reader, public)
+                   if r["number"] == turn.number), None) if turn.closed_at else None
+    score = (closed["scores"] if closed is not None
+             else {word(SIDES, s): v for s, v in scores_of(campaign).items()})
+    totals = tuple(gettext("%(side)s: %(score)s of %(target)s") % {
+        "side": side, "score": value, "target": campaign.victory_score}
+        for side, value in score.items())
+    lines = [row for row in reversed(ledger(campaign, reader)) if row["turn"] == turn.number]
+    initiative = tuple(gettext("%(phase)s: %(rolls)s; %(winner)s chooses who acts first.") % {
+        "phase": line["phase"].capitalize(), "rolls": ", ".join(line["rolls"]),
+        "winner": line["winner"]} for line in initiative_lines(turn, public))
+    note = "" if closed is not None else gettext(
+        "Turn %(number)s is not closed yet (now: %(phase)s): this report gives what is known "
+        "so far.") % {"number": turn.number, "phase": phase_name(turn.phase)}
+    return TurnReport(
+        closed=closed is not None, note=note, rolls=roll_lines(turn), initiative=initiative,
+        battles=battle_lines(battles, public),
+        control_changes=tuple(closed["changes"]) if closed else (),
+        isolated=isolation_lines(campaign, turn, closed),
+        relocations=tuple(closed["moves"]) if closed else (),
+        score_lines=tuple(ScoreLine(r["side"], r["kind"], r["subject"], r["points"])
+                          for r in lines),
+        other_sectors=tuple(closed["sectors"]) if closed else (),
+        totals=totals, victory=closed["victory"] if closed else "")
