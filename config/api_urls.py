@@ -66,6 +66,8 @@ urlpatterns = [
     path("games/<int:pk>/dispute/", league_api.DisputeView.as_view(), name="api-game-dispute"),
     path("games/<int:pk>/rolls/", rolls_api.GameRollsView.as_view(), name="api-game-rolls"),
     path("campaigns/", include("league.campaign_state_api")),
+    path("", include("league.campaign_pack_api")),
     path("", include("league.pack_api")),
     path("", include("league.checkin_api")),
+    path("", include("league.awards_api")),
 ]

@@ -30,6 +30,10 @@ OUTCOME_BY_SIDE = frozenset(k for shape in OUTCOME_FIELDS.values() for k, v in s
                             if v.endswith("_by_side"))
 
 
+def _nothing(value: Any) -> Any:
+    return None
+
+
 @dataclass(frozen=True)
 class Refs:
     """How to rewrite each kind of id; ``user`` maps an account id to and from a username."""
@@ -39,6 +43,7 @@ class Refs:
     report: Map
     army_list: Map
     user: Map
+    component: Map = _nothing  # an award or penalty (league.award_models.ScoreComponent)
 
 
 class UnknownRef(ValueError):
@@ -118,15 +123,21 @@ def report_fields(refs: Refs, report: Mapping[str, Any]) -> dict[str, Any]:
 # Audit details: which key holds which kind of id. A mission pack is not part of a backup (it
 # is rebuilt from the round), so its id is dropped.
 AUDIT_IDS = {"player": "player", "winner": "player", "game": "game", "report": "report",
-             "list": "army_list"}
+             "list": "army_list", "component": "component", "voter": "player"}
 AUDIT_NESTED = ("before", "after")
 
 
 def audit_data(refs: Refs, data: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
+    # A vote's entry names the players voted for before and after (ids, not nested details).
+    vote = "voter" in data
     for key, value in data.items():
         if key in AUDIT_IDS and isinstance(value, int | str) and not isinstance(value, bool):
             out[key] = getattr(refs, AUDIT_IDS[key])(value)
+        elif vote and key in AUDIT_NESTED and isinstance(value, int) and not isinstance(value, bool):
+            out[key] = refs.player(value)
+        elif key == "entries" and isinstance(value, Mapping):  # a removed component's values
+            out[key] = {str(refs.player(k)): v for k, v in value.items()}
         elif key == "user":
             out[key] = None if value is None else refs.user(value)
         elif key == "pack":

@@ -20,6 +20,7 @@ class Notice(models.Model):
         DISPUTE_SETTLED = "dispute_settled", _("dispute settled")
         LISTS_LOCKED = "lists_locked", _("lists locked")
         INVITATION = "invitation", _("invitation")
+        REGISTERED = "registered", _("registration confirmed")
 
     class Status(models.TextChoices):
         SENDING = "sending", _("sending")

@@ -3,12 +3,31 @@ recipient's through ``translation.override``), links absolute."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 Letter = tuple[str, str]  # subject, body
+
+
+@dataclass(frozen=True)
+class Image:
+    """A picture shown inside an HTML e-mail, referred to as ``cid:<cid>``."""
+
+    cid: str
+    png: bytes
+    filename: str
+
+
+@dataclass(frozen=True)
+class Mail:
+    """An e-mail with an HTML alternative and inline images beside its plain text."""
+
+    subject: str
+    body: str
+    html: str = ""
+    images: tuple[Image, ...] = field(default=())
 
 
 @dataclass(frozen=True)
@@ -127,3 +146,59 @@ def invitation(event: str, player: str, link: str, days: int) -> Letter:
                       "The link is valid for %(days)s days. If you were not expecting this e-mail, "
                       "ignore it.", days) % {"days": days}]
     return subject(event, _("Link your registration to your account")), "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Registration:
+    """What the registration e-mail says, names and links resolved, the date already written
+    in the recipient's language ("" when the event has none)."""
+
+    event: str
+    player: str
+    date: str
+    code: str  # as shown: groups of four
+    event_link: str
+    profile_link: str
+
+
+@dataclass(frozen=True)
+class RegistrationWords:
+    """The registration e-mail's sentences, shared by its plain text and its HTML part."""
+
+    subject: str
+    intro: str
+    when: str
+    code_label: str
+    code: str
+    qr_help: str
+    event_line: str
+    event_link: str
+    profile_line: str
+    profile_link: str
+    footer: str
+
+    @property
+    def body(self) -> str:
+        lines = [self.intro]
+        if self.when:
+            lines.append(self.when)
+        lines += ["", f"{self.code_label}: {self.code}", self.qr_help, "",
+                  f"{self.event_line} {self.event_link}", f"{self.profile_line} {self.profile_link}",
+                  "", self.footer]
+        return "\n".join(lines)
+
+
+def registered(r: Registration) -> RegistrationWords:
+    """The confirmation a player gets once registered: the event, its date, their check-in code
+    (its QR code comes with the e-mail) and where to find the event and their profile."""
+    return RegistrationWords(
+        subject=subject(r.event, _("You are registered")),
+        intro=_("You are registered for %(event)s as %(name)s.") % {"event": r.event,
+                                                                     "name": r.player},
+        when=_("Date: %(date)s") % {"date": r.date} if r.date else "",
+        code_label=_("Your check-in code"), code=r.code,
+        qr_help=_("Show the QR code of this e-mail at the door, or give the code: the organisers "
+                  "scan or type it to check you in."),
+        event_line=_("The event:"), event_link=r.event_link,
+        profile_line=_("Your profile (your games, your code, your e-mail settings):"),
+        profile_link=r.profile_link, footer=footer(r.profile_link))

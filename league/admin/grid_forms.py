@@ -3,10 +3,14 @@ content ``results.report`` takes (or None: accept the open report as it stands).
 
 What a row asks depends on the game system: the winner (or a draw) and both sides' victory
 points for Warhammer 40,000 and Warhammer Battle (the baggage captor too when the event uses
-baggage; under a band table the points decide the result), the destroyed commando for Urban War
-(whose victory points the server derives)."""
+baggage, and each side's units that left to loot; under a band table the points decide the
+result), the destroyed commando and each side's destroyed enemy models for Urban War (whose
+victory points the server derives). The choices come from the players' current lists, as on the
+game page (``league.system_game_forms``); the system's outcome serializer and ``score`` check
+what is sent, in ``results.report``."""
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
@@ -15,6 +19,12 @@ from django.utils.translation import gettext_lazy as _
 from league.models import Game
 from league.scoring import bands_of
 from league.services import results
+from league.system_game_forms import model_choices, unit_choices
+
+# Player id -> the entries of their current main list (league.services.result_grid.round_lists).
+Lists = Mapping[int, Sequence[Mapping[str, Any]]]
+# The systems whose rows offer facts picked from the lists, and the field of each side.
+LIST_FACTS = {"urban-war": "destroyed", "whfb": "looting"}
 
 SKIP, ACCEPT, POINTS, DRAW, NONE = "", "accept", "points", "draw", "none"
 
@@ -25,7 +35,7 @@ class GridRowForm(forms.Form):
     vp_b = forms.IntegerField(min_value=0, max_value=results.MAX_VP, required=False)
     baggage = forms.ChoiceField(required=False)
 
-    def __init__(self, game: Game, *args: Any, **kwargs: Any):
+    def __init__(self, game: Game, *args: Any, lists: Lists | None = None, **kwargs: Any):
         kwargs.setdefault("prefix", f"g{game.pk}")
         super().__init__(*args, **kwargs)
         self.game = game
@@ -59,15 +69,49 @@ class GridRowForm(forms.Form):
         names = {"vp_a": a, "vp_b": b}
         for name, field in self.fields.items():
             field.label = labels[name] % {"table": table, "player": names.get(name, "")}
+        self._list_facts(lists or {})
+        for name, field in self.fields.items():
             if name.startswith("vp_"):
                 field.widget.attrs.update({"size": 5, "inputmode": "numeric"})
+
+    def _list_facts(self, lists: Lists) -> None:
+        """Urban War: the enemy models each side destroyed; Warhammer Battle: each side's units
+        that left by the enemy's edge to loot. Offered only for sides with a list."""
+        game, table = self.game, self.game.table
+        a, b = game.player_a, game.player_b
+        if self.system == "urban-war":
+            for side, player, enemy in (("a", a, b), ("b", b, a)):
+                choices = model_choices(lists.get(enemy.pk, ()))
+                if choices:
+                    self.fields[f"destroyed_{side}"] = forms.MultipleChoiceField(
+                        label=_("Models of %(opponent)s destroyed by %(player)s, table %(table)s")
+                        % {"opponent": enemy.name, "player": player.name, "table": table},
+                        choices=choices, required=False, widget=forms.CheckboxSelectMultiple)
+        elif self.system == "whfb":
+            for side, player in (("a", a), ("b", b)):
+                choices = unit_choices(lists.get(player.pk, ()))
+                if choices:
+                    self.fields[f"looting_{side}"] = forms.MultipleChoiceField(
+                        label=_("Units of %(player)s that left to loot, table %(table)s")
+                        % {"player": player.name, "table": table},
+                        choices=choices, required=False, widget=forms.CheckboxSelectMultiple)
+
+    def fact_fields(self) -> list[forms.BoundField]:
+        """The per-side fields picked from the lists (destroyed models, looting units)."""
+        prefix = LIST_FACTS.get(self.system)
+        return [self[name] for name in self.fields if prefix and name.startswith(f"{prefix}_")]
+
+    def _typed(self, name: str) -> bool:
+        key = self.add_prefix(name)
+        values = self.data.getlist(key) if hasattr(self.data, "getlist") else [self.data.get(key)]
+        return any(str(v).strip() for v in values if v is not None)
 
     @property
     def sent(self) -> bool:
         """Whether the organiser typed anything in this row (an untouched row is left alone)."""
         if not self.is_bound:
             return False
-        return any(self.data.get(self.add_prefix(name), "").strip() for name in self.fields)
+        return any(self._typed(name) for name in self.fields)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -77,7 +121,16 @@ class GridRowForm(forms.Form):
         if choice == ACCEPT and any(data.get(k) not in (None, "") for k in ("vp_a", "vp_b")):
             raise forms.ValidationError(
                 _("Accepting the reported result takes it as it is: clear the victory points."))
+        if choice == ACCEPT and any(data.get(f.name) for f in self.fact_fields()):
+            raise forms.ValidationError(
+                _("Accepting the reported result takes it as it is: untick the models and units."))
         return data
+
+    def _by_side(self, prefix: str) -> dict[str, list[str]]:
+        """``{player id: [names]}`` of the sides with something ticked (the outcome's shape)."""
+        ids = {"a": self.game.player_a_id, "b": self.game.player_b_id}
+        return {str(ids[side]): list(self.cleaned_data[f"{prefix}_{side}"]) for side in ids
+                if self.cleaned_data.get(f"{prefix}_{side}")}
 
     def content(self) -> results.ResultInput | None:
         """The staff report this row sends; None accepts the open report."""
@@ -89,11 +142,12 @@ class GridRowForm(forms.Form):
         if self.system == "urban-war":
             loser = {"lost_a": ids["a"], "lost_b": ids["b"]}.get(choice)
             winner = None if loser is None else (ids["b"] if loser == ids["a"] else ids["a"])
-            return results.ResultInput(winner=winner,
-                                       facts={"commando_destroyed": loser, "destroyed": {}})
+            return results.ResultInput(winner=winner, facts={
+                "commando_destroyed": loser, "destroyed": self._by_side("destroyed")})
         vp = {ids[side]: data[f"vp_{side}"] for side in ("a", "b")
               if data.get(f"vp_{side}") is not None}
         facts = None
         if self.system == "whfb":
-            facts = {"baggage_captured_by": ids.get(data.get("baggage") or "")}
+            facts = {"baggage_captured_by": ids.get(data.get("baggage") or ""),
+                     "looting_units": self._by_side("looting")}
         return results.ResultInput(winner=ids.get(choice), victory_points=vp, facts=facts)

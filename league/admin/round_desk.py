@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 from rest_framework import serializers
 
 from league.admin.common import EMPTY, admin_url, safe_next
-from league.admin.grid_forms import GridRowForm
+from league.admin.grid_forms import LIST_FACTS, GridRowForm, Lists
 from league.audit import Actor
 from league.clock_words import clock_label, shown_time
 from league.errors import ServiceError
@@ -136,7 +136,12 @@ def result_words(game: Game) -> str:
 
 
 # Rows per page: a post of a whole page stays well under Django's limit of 1,000 form fields.
+# A ticked model or unit is one field more, so rows offering them come fewer to a page: 20
+# tables with every model of two 20-model commandos ticked still fit.
 GRID_PAGE = 100
+FACTS_PAGE = 20
+# The column of the facts picked from the lists, by system.
+FACTS_LABELS = {"urban-war": _("enemy models destroyed"), "whfb": _("units that left to loot")}
 
 
 @dataclass(frozen=True)
@@ -154,24 +159,33 @@ class GridView:
             page = 1
         return cls(request.GET.get("show") == "open", page)
 
-    def pick(self, games: list[Game]) -> tuple[list[Game], int]:
-        """This page's tables and the number of pages."""
+    def pick(self, games: list[Game], size: int | None = None) -> tuple[list[Game], int]:
+        """This page's tables (``size`` to a page) and the number of pages."""
+        size = size or GRID_PAGE
         chosen = [g for g in games if g.status != Game.Status.CONFIRMED] if self.only_open \
             else games
-        pages = max(1, -(-len(chosen) // GRID_PAGE))
-        start = (min(self.page, pages) - 1) * GRID_PAGE
-        return chosen[start:start + GRID_PAGE], pages
+        pages = max(1, -(-len(chosen) // size))
+        start = (min(self.page, pages) - 1) * size
+        return chosen[start:start + size], pages
+
+
+def grid_lists(round_: Round) -> Lists:
+    """The players' lists, read (one query) only where a row offers facts picked from them."""
+    if round_.tournament.rules.slug not in LIST_FACTS:
+        return {}
+    return result_grid.round_lists(round_)
 
 
 def grid_rows(round_: Round, games: list[Game], bound: dict[int, GridRowForm] | None = None,
-              errors: dict[int, str] | None = None) -> list[GridRow]:
+              errors: dict[int, str] | None = None, lists: Lists | None = None) -> list[GridRow]:
     """The tables as they are now; rows refused in a post keep what was typed and their error."""
     bound, errors = bound or {}, errors or {}
     reports = _open_reports(round_)
+    lists = grid_lists(round_) if lists is None else lists
     rows = []
     for game in games:
         game.round = round_  # the form reads the event's system and scoring from it
-        form = bound.get(game.pk) or GridRowForm(game)
+        form = bound.get(game.pk) or GridRowForm(game, lists=lists)
         rows.append(GridRow(game, form, result_grid.version_of(game.status, game.report_count),
                             [report_words(game, r) for r in reports.get(game.pk, ())],
                             errors.get(game.pk, "")))
@@ -182,9 +196,10 @@ def _send(actor: Actor, round_: Round, post) -> tuple[int, dict[int, GridRowForm
     """Each row the organiser filled in, one transaction per table; returns how many went
     through and the refused rows with their reasons."""
     done, kept, errors = 0, {}, {}
+    lists = grid_lists(round_)
     for game in grid_games(round_):
         game.round = round_
-        form = GridRowForm(game, post)
+        form = GridRowForm(game, post, lists=lists)
         if not form.sent:
             continue
         if not form.is_valid():
@@ -227,9 +242,13 @@ def results_view(modeladmin, request, pk: int):
         round_.refresh_from_db(fields=["status"])
     games = grid_games(round_)
     view = GridView.of(request)
-    shown, pages = view.pick(games)
+    shown, pages = view.pick(games, FACTS_PAGE if round_.tournament.rules.slug in LIST_FACTS
+                             else GRID_PAGE)
     rows = grid_rows(round_, shown, kept, errors)
     tournament = round_.tournament
+    columns = {"has_vp": tournament.rules.slug != "urban-war",
+               "has_baggage": any("baggage" in r.form.fields for r in rows[:1]),
+               "facts_label": FACTS_LABELS.get(tournament.rules.slug, "")}
     context = {
         **modeladmin.admin_site.each_context(request), "opts": modeladmin.opts,
         "original": round_, "tournament": tournament, "rows": rows, "view": view,
@@ -238,8 +257,9 @@ def results_view(modeladmin, request, pk: int):
         "subtitle": tournament.name, "live": round_.status != Round.Status.DRAFT,
         "results_in": sum(1 for g in games if g.status == Game.Status.CONFIRMED),
         "tables": len(games),
-        "has_vp": tournament.rules.slug != "urban-war",
-        "has_baggage": any("baggage" in r.form.fields for r in rows[:1]),
+        **columns,
+        # A refused row's message spans every column but the table's.
+        "error_span": 4 + sum(bool(column) for column in columns.values()),
         "clock": clock_panel(round_, can_act=True, next_url=request.get_full_path()),
         "tournament_url": admin_url(tournament),
     }

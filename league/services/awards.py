@@ -268,3 +268,33 @@ def cast_vote(actor: Actor, component: ScoreComponent, voted_for: Player) -> Sco
 def votes_of(player: Player) -> dict[int, int]:
     """Component id -> the player this player voted for."""
     return dict(ScoreVote.objects.filter(voter=player).values_list("component_id", "voted_for_id"))
+
+
+# Reading for the API ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Board:
+    """An event's components with what staff entered and the votes each player received: three
+    queries whatever the size of the event."""
+
+    components: tuple[ScoreComponent, ...]
+    entries: Mapping[int, tuple[ScoreEntry, ...]]  # component id -> its entries, by player
+    votes: Mapping[tuple[int, int], int]  # (component id, player id) -> votes received
+
+
+def board(tournament: Tournament, component_id: int | None = None) -> Board:
+    """Every component of ``tournament`` (or only ``component_id``) with its entries and votes."""
+    components = tournament.score_components.order_by("pk")
+    entries = ScoreEntry.objects.filter(component__tournament=tournament).select_related(
+        "entered_by").order_by("component_id", "player_id")
+    votes = ScoreVote.objects.filter(component__tournament=tournament)
+    if component_id is not None:
+        components = components.filter(pk=component_id)
+        entries, votes = entries.filter(component_id=component_id), votes.filter(
+            component_id=component_id)
+    grouped: dict[int, list[ScoreEntry]] = defaultdict(list)
+    for entry in entries:
+        grouped[entry.component_id].append(entry)
+    counted = votes.values_list("component_id", "voted_for_id").annotate(n=models.Count("pk"))
+    return Board(tuple(components), {cid: tuple(rows) for cid, rows in grouped.items()},
+                 {(cid, pid): n for cid, pid, n in counted.order_by()})

@@ -3,11 +3,16 @@
 The document holds every row that belongs to the event: the tournament and its dice stream,
 players (with their account's username, never a password), every version of every list (raw
 upload in base64), rounds, games (with each game's own ``game:<pk>`` dice stream), every report,
-every die rolled and the event's audit log (table rolls included). Reference data is named by
+every die rolled and the event's audit log (table rolls included), and the day's rows: each
+round's clock (its stored moments, so a restored clock reads the same time left), the players'
+check-in codes and state, the self check-in window, and the awards and penalties with their
+staff entries and votes. Reference data is named by
 slug (chart, level, missions) and accounts by username. Rows of the event point at each other by
 document-local numbers (``ref``), never by database id, and the ids inside JSON fields are
 rewritten the same way (``league.event_refs``), so the document reads the same in any database.
-Mission packs are not included: they are rebuilt from the round.
+Mission packs are not included: they are rebuilt from the round. Nor are the notices sent (a
+log of e-mails, keyed by the old rows) and the players' notice settings (an account's, not the
+event's); invitations are signed links, not rows.
 
 A fixed number of queries whatever the size of the event."""
 from __future__ import annotations
@@ -15,30 +20,38 @@ from __future__ import annotations
 import base64
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import models
 from django.utils import timezone
+from django.utils.duration import duration_string
 
 from armylists.models import ArmyList, Chart
 from league import event_refs
+from league.award_models import ScoreComponent, ScoreEntry, ScoreVote
+from league.checkin_models import VenueCheckIn
+from league.clock_models import RoundClock
 from league.models import AuditEntry, Game, Player, PlayerList, Report, Tournament
 from league.services.lists import MAX_VERSIONS
 from league.services.standings import registration_numbers
 from league.services.table_rolls import stream_key, table_seed
 from missions.models import DiceRoll, DiceStream
+from missions.services import logged_rolls
 
 FORMAT = "muster-event"
 VERSION = 2
 
 
 def plain(value: Any) -> Any:
-    """A column's value as JSON: dates in ISO 8601, binary in base64."""
+    """A column's value as JSON: dates in ISO 8601, durations as Django writes them, binary in
+    base64."""
     if isinstance(value, datetime | date):
         return value.isoformat()
+    if isinstance(value, timedelta):
+        return duration_string(value)
     if isinstance(value, bytes | memoryview):
         return base64.b64encode(bytes(value)).decode("ascii")
     if isinstance(value, Decimal):
@@ -46,8 +59,9 @@ def plain(value: Any) -> Any:
     return value
 
 
-# Secrets that stay with this database: an imported player gets a new check-in code.
-LOCAL_COLUMNS = frozenset({"checkin_code"})
+# Secrets that stay with this database (none now: a restored player keeps their check-in code,
+# so the QR code of their registration e-mail still works, unless this database already has it).
+LOCAL_COLUMNS: frozenset[str] = frozenset()
 
 
 def columns(model: type[models.Model]) -> list[models.Field]:
@@ -90,7 +104,7 @@ def lookup(table: Mapping[int, Any]):
 def event_document(tournament: Tournament) -> dict[str, Any]:
     """The whole event (``exports.event_data`` adds the standings for the admin and the command)."""
     t = tournament  # its chart, level, dice and created_by are read: select them with it
-    players = list(t.players.select_related("user").order_by("pk"))
+    players = list(t.players.select_related("user", "checked_in_by").order_by("pk"))
     heads = list(PlayerList.objects.filter(player__tournament=t).order_by("player_id", "role"))
     versions = list_versions(t)
     rounds = list(t.round_set.select_related("mission").order_by("number"))
@@ -101,9 +115,9 @@ def event_document(tournament: Tournament) -> dict[str, Any]:
         "reporter", "confirmed_by").order_by("pk"))
     streams = {s.key: s for s in DiceStream.objects.filter(
         key__in=[t.dice.key, *(stream_key(g.pk) for g in games)])}
-    rolls = list(DiceRoll.objects.filter(stream__in=list(streams.values())).select_related(
-        "actor").order_by("stream_id", "sequence"))
+    rolls = logged_rolls(streams.values())  # rows and batches (a paired round's) alike
     audit = list(t.audit.select_related("actor").order_by("pk"))
+    day = DayRows.of(t)
 
     by_game = grouped(reports, "game_id")
     by_round = grouped(games, "round_id")
@@ -118,6 +132,7 @@ def event_document(tournament: Tournament) -> dict[str, Any]:
         report=lookup(numbering(rep.pk for g in games for rep in by_game[g.pk])),
         army_list=lookup(numbering(v.pk for chain in chains.values() for v in chain)),
         user=lookup(_usernames(audit, [p.user for p in players])),
+        component=lookup(numbering(c.pk for c in day.components)),
     )
     return {
         "format": FORMAT,
@@ -128,18 +143,22 @@ def event_document(tournament: Tournament) -> dict[str, Any]:
             "level": t.level.slug if t.level else None,
             "created_by": username(t.created_by),
             "dice": _stream(t.dice, rolls_of[t.dice_id]),
+            "check_in_window": _window(day.window),
         },
         "players": [
             {"ref": refs.player(p.pk), **row_data(p), "username": username(p.user),
+             "checked_in_by": username(p.checked_in_by),
              "lists": [_player_list(head, chains[head.pk], refs) for head in lists_of[p.pk]]}
             for p in players
         ],
         "rounds": [
             {**row_data(r), "mission": r.mission.slug if r.mission else None,
+             "clock": _clock(day.clocks.get(r.pk)),
              "games": [_game(g, by_game[g.pk], streams, rolls_of, t.seed, refs)
                        for g in by_round[r.pk]]}
             for r in rounds
         ],
+        "awards": [_component(c, day, refs) for c in day.components],
         "audit": [
             {**row_data(e), "actor": username(e.actor),
              "data": event_refs.audit_data(refs, e.data or {})}
@@ -241,4 +260,48 @@ def _report(rep: Report, refs: event_refs.Refs) -> dict[str, Any]:
         "by_player": refs.player(rep.by_player_id) if rep.by_player_id else None,
         "by_staff": rep.by_staff, "winner": refs.player(rep.winner_id) if rep.winner_id else None,
         "reporter": username(rep.reporter), "confirmed_by": username(rep.confirmed_by),
+    }
+
+
+# The organiser's day ---------------------------------------------------------------------------
+
+class DayRows:
+    """The event's clocks, self check-in window and awards, five queries whatever its size."""
+
+    def __init__(self, clocks: dict[int, RoundClock], window: VenueCheckIn | None,
+                 components: list[ScoreComponent], entries: list[ScoreEntry],
+                 votes: list[ScoreVote]) -> None:
+        self.clocks, self.window, self.components = clocks, window, components
+        self.entries = grouped(entries, "component_id")
+        self.votes = grouped(votes, "component_id")
+
+    @classmethod
+    def of(cls, t: Tournament) -> DayRows:
+        return cls(
+            {c.round_id: c for c in RoundClock.objects.filter(round__tournament=t)},
+            VenueCheckIn.objects.filter(tournament=t).select_related("opened_by").first(),
+            list(ScoreComponent.objects.filter(tournament=t).order_by("pk")),
+            list(ScoreEntry.objects.filter(component__tournament=t).select_related("entered_by")
+                 .order_by("component_id", "player_id")),
+            list(ScoreVote.objects.filter(component__tournament=t).order_by("component_id", "pk")),
+        )
+
+
+def _clock(clock: RoundClock | None) -> dict[str, Any] | None:
+    return None if clock is None else row_data(clock)
+
+
+def _window(window: VenueCheckIn | None) -> dict[str, Any] | None:
+    if window is None:
+        return None
+    return {**row_data(window), "opened_by": username(window.opened_by)}
+
+
+def _component(c: ScoreComponent, day: DayRows, refs: event_refs.Refs) -> dict[str, Any]:
+    return {
+        "ref": refs.component(c.pk), **row_data(c),
+        "entries": [{"player": refs.player(e.player_id), **row_data(e),
+                     "entered_by": username(e.entered_by)} for e in day.entries[c.pk]],
+        "votes": [{"voter": refs.player(v.voter_id), "voted_for": refs.player(v.voted_for_id),
+                   **row_data(v)} for v in day.votes[c.pk]],
     }

@@ -92,4 +92,5 @@ def accept(actor: Actor, token: str) -> Player:
                        "already_registered") from None
     record(actor, "player_linked", player.tournament, player,
            {"player": player.pk, "user": actor.user_id})
+    notices.queue_registered(player)  # now that it has an address: the check-in code
     return player

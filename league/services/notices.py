@@ -14,16 +14,20 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from email.mime.image import MIMEImage
 from functools import partial
 from typing import Any
 
 from django.conf import settings
-from django.core.mail import EmailMessage, get_connection
+from django.core.mail import EmailMessage, EmailMultiAlternatives, get_connection
 from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import formats, timezone, translation
 
 from league import notice_texts as texts
+from league.checkin_codes import shown
 from league.messages import role_name
 from league.models import Game, Player, PlayerList, Report, Round, Tournament
 from league.notice_models import Notice
@@ -67,6 +71,13 @@ def queue_status(tournament: Tournament, target: str, step_id: int) -> None:
         _queue(Kind.LISTS_LOCKED, tournament.pk, str(step_id))
 
 
+def queue_registered(player: Player) -> None:
+    """A player just registered (or a walk-in's registration just linked to an account): the
+    confirmation with their check-in code. Players without an account have no address yet."""
+    if player.user_id is not None:
+        _queue(Kind.REGISTERED, player.pk)
+
+
 def queue_invitation(player: Player, email: str) -> None:
     """The invitation to link a walk-in's registration to an account (league.services.invitations)."""
     stamp = stamp_of(timezone.now())
@@ -100,7 +111,7 @@ class Letter:
     tournament: Tournament
     recipient: Any  # the account
     key: str
-    compose: Callable[[], texts.Letter] = field(compare=False)
+    compose: Callable[[], texts.Letter | texts.Mail] = field(compare=False)
 
 
 @dataclass
@@ -148,8 +159,8 @@ def _send_claimed(notice: Notice, letter: Letter, language: str, address: str,
     """Write and send a claimed notice in ``language``; the row records how it went."""
     try:
         with translation.override(language):
-            subject, body = letter.compose()
-        EmailMessage(subject, body, None, [address], connection=connection).send()
+            written = letter.compose()
+        message(written, address, connection).send()
     except Exception as exc:  # noqa: BLE001  (any mail error: recorded, the task retries)
         logger.warning("notice %s (%s) failed: %s", notice.kind, notice.key, exc)
         Notice.objects.filter(pk=notice.pk).update(status=Notice.Status.FAILED,
@@ -159,6 +170,26 @@ def _send_claimed(notice: Notice, letter: Letter, language: str, address: str,
     Notice.objects.filter(pk=notice.pk).update(status=Notice.Status.SENT, sent_at=timezone.now(),
                                                language=language)
     outcome.sent += 1
+
+
+def message(written: texts.Letter | texts.Mail, address: str, connection=None) -> EmailMessage:
+    """The e-mail to send: plain text, or with an HTML part and its inline images (a
+    multipart/related message whose images the HTML shows through ``cid:`` links)."""
+    if not isinstance(written, texts.Mail):
+        subject, body = written
+        return EmailMessage(subject, body, None, [address], connection=connection)
+    mail = EmailMultiAlternatives(written.subject, written.body, None, [address],
+                                  connection=connection)
+    if written.html:
+        mail.attach_alternative(written.html, "text/html")
+    if written.images:
+        mail.mixed_subtype = "related"  # the images belong to the HTML, not beside it
+    for image in written.images:
+        part = MIMEImage(image.png, "png")
+        part.add_header("Content-ID", f"<{image.cid}>")
+        part.add_header("Content-Disposition", "inline", filename=image.filename)
+        mail.attach(part)
+    return mail
 
 
 def claim(tournament_id: int, recipient_id: int | None, kind: str, key: str) -> Notice | None:
@@ -207,7 +238,10 @@ def _round_letters(round_id: int, stamp: str) -> list[Letter]:
             or stamp_of(round_.published_at) != stamp):
         return []  # unpublished since, or published again (that publication has its own task)
     event = round_.tournament
-    games = round_.games.select_related("round", "mission", "player_a__user", "player_b__user")
+    # Tables with an account holder only, without the dice logs: a letter reads neither.
+    games = (round_.games.select_related("round", "mission", "player_a__user", "player_b__user")
+             .filter(Q(player_a__user__isnull=False) | Q(player_b__user__isnull=False))
+             .defer("rolls", "pregame", "deviations", "list_problems", "declarations"))
     key = f"{round_.pk}@{stamp}"
     letters = []
     for game in games:
@@ -306,11 +340,44 @@ def _locked_letters(tournament_id: int, stamp: str) -> list[Letter]:
     return letters
 
 
+QR_CID = "check-in-qr@muster"
+
+
+def _registered_letters(player_id: int, stamp: str) -> list[Letter]:
+    player = Player.objects.select_related("tournament", "user").filter(pk=player_id).first()
+    if (player is None or player.user is None or player.dropped
+            or player.tournament.status == Tournament.Status.FINISHED):
+        return []  # gone, unlinked, dropped or over meanwhile: nothing left to confirm
+    event = player.tournament
+    return [Letter(event, player.user, str(player.pk), partial(_compose_registered, event, player))]
+
+
+def _compose_registered(event: Tournament, player: Player) -> texts.Mail:
+    """In the recipient's language (active here): the words, and the QR code of the same link
+    as the one on their profile (the organisers' check-in page with the code filled in)."""
+    from league.qr import qr_png
+    from league.services import checkin  # checkin -> tournaments -> this module
+
+    words = texts.registered(texts.Registration(
+        event=event.name, player=player.name,
+        date=formats.date_format(event.starts_on, "DATE_FORMAT") if event.starts_on else "",
+        code=shown(player.checkin_code),
+        event_link=absolute(reverse("tournament", args=[event.slug])),
+        profile_link=_profile_link()))
+    png = qr_png(absolute(checkin.desk_path(player)))
+    size = int.from_bytes(png[16:20], "big")  # the PNG header's width (the image is square)
+    html = render_to_string("league/email/registered.html", {
+        "words": words, "cid": QR_CID, "size": size, "language": translation.get_language()})
+    return texts.Mail(words.subject, words.body, html,
+                      (texts.Image(QR_CID, png, "check-in.png"),))
+
+
 LETTERS: dict[str, Callable[[int, str], list[Letter]]] = {
     Kind.ROUND_PUBLISHED: _round_letters,
     Kind.RESULT_REPORTED: _reported_letters,
     Kind.DISPUTE_SETTLED: _settled_letters,
     Kind.LISTS_LOCKED: _locked_letters,
+    Kind.REGISTERED: _registered_letters,
 }
 
 

@@ -19,10 +19,15 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import DatabaseError, models, transaction
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from armylists.models import ArmyList, Chart
 from league import event_refs
 from league.audit import Actor, record
+from league.award_models import ScoreComponent, ScoreEntry, ScoreVote
+from league.checkin_codes import new_checkin_code
+from league.checkin_models import VenueCheckIn
+from league.clock_models import RoundClock
 from league.errors import Conflict, Invalid
 from league.models import AuditEntry, Game, Player, PlayerList, Report, Round, Tournament
 from league.services.backup import FORMAT, VERSION, columns
@@ -33,7 +38,7 @@ from missions.models import DiceRoll, DiceStream, Level, Mission
 MAX_BYTES = 256 * 1024 * 1024  # far above a real event; stops a stray file early
 ACTION = "event_imported"
 COUNTED = ("players", "lists", "list_versions", "rounds", "games", "reports", "dice_rolls",
-           "audit_entries")
+           "audit_entries", "round_clocks", "award_components", "award_entries", "award_votes")
 
 
 @dataclass
@@ -132,7 +137,8 @@ class _Restore:
         self.doc = document
         self.slug = slug or document["tournament"]["slug"]
         self.warnings: list[str] = []
-        self.ids: dict[str, dict[int, int]] = {"player": {}, "game": {}, "report": {}, "army_list": {}}
+        self.ids: dict[str, dict[int, int]] = {"player": {}, "game": {}, "report": {}, "army_list": {},
+                                               "component": {}}
         self.unknown_users: set[str] = set()
         self.counts: dict[str, int] = {}
 
@@ -151,7 +157,8 @@ class _Restore:
     def refs(self) -> event_refs.Refs:
         return event_refs.Refs(player=self.mapped("player"), game=self.mapped("game"),
                                report=self.mapped("report"), army_list=self.mapped("army_list"),
-                               user=lambda name: getattr(self.account(name), "pk", None))
+                               user=lambda name: getattr(self.account(name), "pk", None),
+                               component=self.mapped("component"))
 
     def account(self, name: str | None) -> Any:
         if name is None:
@@ -173,8 +180,11 @@ class _Restore:
         names: set[str] = set()
         t = self.doc["tournament"]
         names.add(t.get("created_by"))
+        names.add((t.get("check_in_window") or {}).get("opened_by"))
+        names.update(e.get("entered_by") for c in self.doc.get("awards", ()) for e in c["entries"])
         for p in self.doc["players"]:
             names.add(p.get("username"))
+            names.add(p.get("checked_in_by"))
             names.update(v.get("owner") for lst in p["lists"] for v in lst["versions"])
         names.update(r.get("actor") for r in t["dice"]["rolls"])
         for r in self.doc["rounds"]:
@@ -202,6 +212,8 @@ class _Restore:
         games = self._rounds(tournament)
         self._reports(games)
         self._table_dice(games)
+        self._window(tournament)
+        self._awards(tournament)
         self._audit(tournament)
         if self.unknown_users:
             self.warnings.append(str(_("These accounts do not exist here; what they did is kept "
@@ -274,11 +286,32 @@ class _Restore:
                               % {"username": data["username"]}, "backup_damaged")
             if user is not None:
                 holders[user.pk] = data["ref"]
-            players.append(build(Player, data, tournament=tournament, user=user))
+            players.append(build(Player, data, tournament=tournament, user=user,
+                                 checked_in_by=self.account(data.get("checked_in_by"))))
         self.unknown_users -= {d["username"] for d in rows if d.get("username")}
+        self._check_in_codes(players)
         create_all(Player, players)
         self.ids["player"] = {int(d["ref"]): p.pk for d, p in zip(rows, players, strict=True)}
         self.counts["players"] = len(players)
+
+    def _check_in_codes(self, players: list[Player]) -> None:
+        """Players keep their check-in codes (the QR codes they were sent still work), unless a
+        code is already in use here (a copy of an event in its own database): then a new one."""
+        codes = [p.checkin_code for p in players]
+        taken = set(Player.objects.filter(checkin_code__in=codes).values_list("checkin_code",
+                                                                              flat=True))
+        seen: set[str] = set()
+        renewed = 0
+        for player in players:
+            if player.checkin_code in taken or player.checkin_code in seen:
+                player.checkin_code = new_checkin_code()
+                renewed += 1
+            seen.add(player.checkin_code)
+        if renewed:
+            self.warnings.append(ngettext(
+                "%(count)s player gets a new check-in code: this database already uses theirs.",
+                "%(count)s players get new check-in codes: this database already uses theirs.",
+                renewed) % {"count": renewed})
 
     def _lists(self) -> None:
         charts = {c.slug: c for c in Chart.objects.all()}
@@ -324,6 +357,10 @@ class _Restore:
         rounds = [build(Round, r, tournament=tournament, mission=mission(r.get("mission")))
                   for r in rows]
         create_all(Round, rounds)
+        clocks = [build(RoundClock, r["clock"], round=round_)
+                  for round_, r in zip(rounds, rows, strict=True) if r.get("clock")]
+        create_all(RoundClock, clocks)
+        self.counts["round_clocks"] = len(clocks)
         docs = [(round_, g) for round_, r in zip(rounds, rows, strict=True) for g in r["games"]]
         _by_ref([g for _r, g in docs])
         refs = self.refs()
@@ -367,6 +404,32 @@ class _Restore:
                      mission=mission, player_a_id=self.player(players[0]),
                      player_b_id=self.player(players[1]) if len(players) == 2 else None,
                      winner_id=self.player(data.get("winner"), required=False))
+
+    def _window(self, tournament: Tournament) -> None:
+        """The self check-in window, open or closed as it was, with its venue token."""
+        data = self.doc["tournament"].get("check_in_window")
+        if data:
+            create_all(VenueCheckIn, [build(VenueCheckIn, data, tournament=tournament,
+                                            opened_by=self.account(data.get("opened_by")))])
+
+    def _awards(self, tournament: Tournament) -> None:
+        """Awards and penalties, then their staff entries and the players' votes."""
+        rows = self.doc.get("awards", [])
+        _by_ref(rows)
+        components = [build(ScoreComponent, c, tournament=tournament) for c in rows]
+        create_all(ScoreComponent, components)
+        self.ids["component"] = {int(c["ref"]): made.pk
+                                 for c, made in zip(rows, components, strict=True)}
+        entries = [build(ScoreEntry, e, component=made, player_id=self.player(e["player"]),
+                         entered_by=self.account(e.get("entered_by")))
+                   for c, made in zip(rows, components, strict=True) for e in c["entries"]]
+        votes = [build(ScoreVote, v, component=made, voter_id=self.player(v["voter"]),
+                       voted_for_id=self.player(v["voted_for"]))
+                 for c, made in zip(rows, components, strict=True) for v in c["votes"]]
+        create_all(ScoreEntry, entries)
+        create_all(ScoreVote, votes)
+        self.counts.update(award_components=len(components), award_entries=len(entries),
+                           award_votes=len(votes))
 
     def _audit(self, tournament: Tournament) -> None:
         refs = self.refs()

@@ -4,12 +4,15 @@
 member saw it: a table someone else changed meanwhile is refused, never overwritten."""
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from league.audit import Actor
 from league.errors import Conflict
-from league.models import Game, Report
+from league.models import Game, PlayerList, Report, Round
 from league.services import results
 from league.services.tournaments import require_staff
 
@@ -22,6 +25,16 @@ def version_of(status: str, reports: int) -> str:
 
 def current_version(game: Game) -> str:
     return version_of(game.status, game.reports.count())
+
+
+def round_lists(round_: Round) -> dict[int, list[dict[str, Any]]]:
+    """Player id -> the entries of their current main list, for every player of the round's
+    tables, in one query: what a grid row offers to tick (destroyed models, looting units)."""
+    games = Game.objects.filter(round=round_)
+    rows = PlayerList.objects.filter(
+        Q(player_id__in=games.values("player_a_id")) | Q(player_id__in=games.values("player_b_id")),
+        role="").values_list("player_id", "army_list__entries")
+    return {pid: list(entries or ()) for pid, entries in rows}
 
 
 @transaction.atomic

@@ -180,6 +180,7 @@ def register_player(actor: Actor, tournament: Tournament, *, name: str, club: st
     faction = factions.resolve(locked, faction)
     player = Player.objects.create(tournament=locked, user=user, name=name, club=club, faction=faction)
     record(actor, "player_registered", locked, player, {"player": player.pk, "user": getattr(user, "pk", None)})
+    notices.queue_registered(player)  # the confirmation with the check-in code, after the commit
     return player
 
 

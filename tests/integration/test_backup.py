@@ -33,7 +33,7 @@ from league.services import (
     tournaments,
 )
 from league.services.results import ResultInput
-from missions.models import DiceRoll, DiceStream, Stratagem
+from missions.models import DiceBatch, DiceRoll, DiceStream, Stratagem
 from tests.integration.tournament_fixtures import (
     ATTACKER_UNITS,
     LEGAL_UNITS,
@@ -181,7 +181,12 @@ def test_the_export_holds_every_row_of_the_event():
     statuses = {rep["status"] for g in games for rep in g["reports"]}
     assert {"confirmed", "disputed", "reported", "superseded"} <= statuses
     assert sum(len(g["dice"]["rolls"]) for g in games if g["dice"]) == 6
-    assert len(doc["tournament"]["dice"]["rolls"]) == DiceRoll.objects.filter(stream=t.dice).count() > 0
+    # Every roll of the event's stream, logged a row each or in a paired round's batch, once.
+    t.dice.refresh_from_db()
+    logged = DiceRoll.objects.filter(stream=t.dice).count() + sum(
+        len(batch.rolls) for batch in DiceBatch.objects.filter(stream=t.dice))
+    exported = [roll["sequence"] for roll in doc["tournament"]["dice"]["rolls"]]
+    assert exported == list(range(t.dice.next_sequence)) and len(exported) == logged > 0
     assert any(g["declarations"] for g in games)
     actions = [e["action"] for e in doc["audit"]]
     assert len(actions) == AuditEntry.objects.filter(tournament=t).count()
@@ -225,11 +230,17 @@ def test_a_copy_under_a_new_slug_rolls_and_pairs_as_the_original():
     with pytest.raises(Conflict) as refused:
         restore.restore_event(staff, document)
     assert refused.value.code == "slug_taken" and refused.value.status == 409
-    copy = restore.restore_event(staff, document, slug="the-copy").tournament
+    restored = restore.restore_event(staff, document, slug="the-copy")
+    copy = restored.tournament
     exported = without_time(exports.event_data(copy))
     assert exported["tournament"].pop("slug") == "the-copy"
     original = without_time(document)
     original["tournament"].pop("slug")
+    # A check-in code belongs to one event: the copy's players get new ones, and are told so.
+    codes = [{p.pop("checkin_code") for p in doc["players"]} for doc in (exported, original)]
+    assert not codes[0] & codes[1] and len(codes[0]) == len(original["players"])
+    assert restored.warnings == ["7 players get new check-in codes: this database already uses "
+                                 "theirs."]
     assert exported == json.loads(json.dumps(original))
 
     # The same next steps give the same dice and pairings in both: streams, counters and

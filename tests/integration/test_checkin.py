@@ -170,14 +170,18 @@ def test_missing_players_are_those_registered_not_dropped_not_checked_in(staff, 
     assert checkin.missing_players(event) == [waited]
 
 
-def test_codes_stay_with_the_database_an_import_gets_new_ones(staff, event):
+def test_a_backup_keeps_the_codes_and_a_copy_beside_the_event_gets_new_ones(staff, event):
     alice = players(event, 1)[0]
     document = json.loads(json.dumps(backup.event_document(event)))
-    assert "checkin_code" not in document["players"][0]
-    copy = restore.restore_event(staff, document, slug="copie").tournament
-    imported = copy.players.get()
+    # Restored elsewhere, the player keeps the code their registration e-mail carries; a copy in
+    # the same database cannot share it (a code belongs to one event).
+    assert document["players"][0]["checkin_code"] == alice.checkin_code
+    restored = restore.restore_event(staff, document, slug="copie")
+    imported = restored.tournament.players.get()
     assert imported.name == alice.name and well_formed(imported.checkin_code)
     assert imported.checkin_code != alice.checkin_code
+    assert restored.warnings == ["1 player gets a new check-in code: this database already uses "
+                                 "theirs."]
 
 
 # --- the API -------------------------------------------------------------------------------------

@@ -378,11 +378,12 @@ def test_real_worker_sends_each_notice_once(celery_worker_process):
     staff = organiser()
     event = open_event(staff, name="Ouvrier", language="en")
     for name in ("Alice", "Bob", "Carol"):
-        register(event, user(name.lower()), name)
-    tournaments.transition(staff, event, Tournament.Status.LISTS_LOCKED)  # commits: queued
+        register(event, user(name.lower()), name)  # each registration is confirmed by e-mail
     wait_for_sent(3)
-    round_ = rounds.pair_next_round(staff, event)
+    tournaments.transition(staff, event, Tournament.Status.LISTS_LOCKED)  # commits: queued
     wait_for_sent(6)
+    round_ = rounds.pair_next_round(staff, event)
+    wait_for_sent(9)
     round_.refresh_from_db()
     # Delivered twice more, at once: the worker claims nothing new.
     stamp = notices.stamp_of(round_.published_at)
@@ -391,3 +392,4 @@ def test_real_worker_sends_each_notice_once(celery_worker_process):
     assert first.get(timeout=60)["sent"] + second.get(timeout=60)["sent"] == 0
     assert Notice.objects.filter(kind=Kind.ROUND_PUBLISHED).count() == 3
     assert Notice.objects.filter(kind=Kind.LISTS_LOCKED).count() == 3
+    assert Notice.objects.filter(kind=Kind.REGISTERED).count() == 3

@@ -85,3 +85,21 @@ def test_the_audit_log_keeps_going_without_rows_that_are_gone():
         "nonce": "abc",
         "by_staff": True,
     }
+
+
+def test_awards_in_the_audit_name_their_component_and_players():
+    nothing = refs_for({}).game
+    refs = event_refs.Refs(player=refs_for({12: 1, 40: 2}).player, game=nothing, report=nothing,
+                           army_list=nothing, user=lambda v: v,
+                           component=refs_for({7: 3}).player)
+    vote = {"component": 7, "voter": 12, "before": 40, "after": 12}
+    assert event_refs.audit_data(refs, vote) == {"component": 3, "voter": 1, "before": 2,
+                                                 "after": 1}
+    removed = {"component": 8, "name": "Painting", "entries": {"12": 3, "40": 1}, "votes": 2}
+    assert event_refs.audit_data(refs, removed) == {"component": None, "name": "Painting",
+                                                    "entries": {"1": 3, "2": 1}, "votes": 2}
+    # Elsewhere "before" and "after" are details, not players: a number stays as it was.
+    entry = {"component": 7, "player": 40, "before": None, "after": {"value": 2, "reason": ""}}
+    assert event_refs.audit_data(refs, entry)["after"] == {"value": 2, "reason": ""}
+    assert event_refs.audit_data(refs, {"round": 1, "before": 5, "after": 6}) == {
+        "round": 1, "before": 5, "after": 6}
