@@ -34,12 +34,15 @@ test: messages
 lint: install
 	$(BIN)/ruff check .
 
+# The served benchmarks need PostgreSQL and Redis on 127.0.0.1 (as .ci/run has them); without them they say so.
 bench: install
 	$(BIN)/python benchmarks/validation.py
 	$(BIN)/python benchmarks/pairing.py --quick
 	$(BIN)/python benchmarks/standings.py
 	$(BIN)/python benchmarks/pairing_api.py
-	$(BIN)/python benchmarks/packs.py --tables 100 --no-naive
+	$(BIN)/python benchmarks/packs.py --tables 500 --repeat 1
+	$(BIN)/python benchmarks/pages.py --requests 300 || echo "pages: skipped (needs PostgreSQL and Redis)"
+	$(BIN)/python benchmarks/round_end.py --games 200 || echo "round_end: skipped (needs PostgreSQL and Redis)"
 
 clean:
 	rm -rf $(VENV) staticfiles

@@ -4,7 +4,7 @@ p95 <= 50 ms).
 
 Run from the repository root: ``python benchmarks/pages.py``. Needs PostgreSQL and Redis on
 127.0.0.1. Builds the event once through the services (``benchmarks/pairing_api.py``) in the
-database ``helper_pages_bench`` (``--fresh`` rebuilds it) and empties Redis database 3 before
+database ``muster_bench_pages`` (``--fresh`` rebuilds it) and empties Redis database 3 before
 each server starts. The baseline comes from the same run: the same server with Django's dummy
 cache (nothing is ever cached, so every request computes the standings and renders), and the
 first request after the cache was emptied. Prints figures; asserts nothing.
@@ -92,7 +92,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=600, help="per target, cached")
     parser.add_argument("--baseline-requests", type=int, default=30, help="per target, uncached")
     parser.add_argument("--concurrency", type=int, default=4)
-    parser.add_argument("--database", default="helper_pages_bench")
+    parser.add_argument("--database", default="muster_bench_pages")
     parser.add_argument("--redis", default=f"{serving.REDIS}/3")
     parser.add_argument("--fresh", action="store_true", help="rebuild the event")
     parser.add_argument("--no-migrate", action="store_true", help="the database is migrated")

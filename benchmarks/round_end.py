@@ -2,7 +2,7 @@
 through gunicorn (goal: p95 <= 200 ms per request, no errors).
 
 Run from the repository root: ``python benchmarks/round_end.py`` (PostgreSQL on 127.0.0.1,
-database ``helper_burst_round_end``, rebuilt on every run since a burst uses the round up;
+database ``muster_bench_round_end``, rebuilt on every run since a burst uses the round up;
 Redis database 4 as the cache, emptied). Builds a 64-player event (the baseline) and a
 1,024-player one, plays rounds 1-5 through the services and publishes round 6
 (benchmarks/pairing_api.py), gives every player an account and an API token, starts gunicorn
@@ -160,7 +160,7 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=16, help="clients at once")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
     parser.add_argument("--seed", type=int, default=6)
-    parser.add_argument("--database", default="helper_burst_round_end")
+    parser.add_argument("--database", default="muster_bench_round_end")
     parser.add_argument("--redis", default=f"{serving.REDIS}/4")
     parser.add_argument("--eager", action="store_true",
                         help="send the notices in the request (no broker, the embedded default)")

@@ -40,14 +40,7 @@ from league.campaign_models import (
     CampaignSide,
     CampaignTurn,
 )
-from league.campaign_words import PLANETS, SIDES, phase_name, word
-from league.models import Game, Round
-from league.pack_models import MissionPack
-from league.services import campaign_battles, campaign_reads, packs
-from league.services.campaign_dice import ENTERED
-from league.services.campaign_turns import turn_of
-from league.services.campaigns import require_staff, scores_of, sides_of, state_of
-from league.views.campaign_page import (
+from league.campaign_page import (
     Reader,
     allowance_rows,
     attacks_against,
@@ -58,6 +51,13 @@ from league.views.campaign_page import (
     side_label,
     turn_reports,
 )
+from league.campaign_words import PLANETS, SIDES, phase_name, word
+from league.models import Game, Round
+from league.pack_models import MissionPack
+from league.services import campaign_battles, campaign_reads, packs
+from league.services.campaign_dice import ENTERED
+from league.services.campaign_turns import turn_of
+from league.services.campaigns import require_staff, scores_of, sides_of, state_of
 from missions.packs.campaign import (
     AllowanceLine,
     BattleSheet,

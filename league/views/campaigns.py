@@ -1,6 +1,6 @@
 """A player's Epic 40,000 campaign page: the map as they may see it, their army, allowances,
 the orders of the open phase, their battles (sheet, report, confirm, choices after the battle),
-the ledger and the turn reports (what it shows: league/views/campaign_page.py).
+the ledger and the turn reports (what it shows: league/campaign_page.py).
 
 Every form posts ``action`` to this page and goes through the services the API calls: orders
 through ``campaign_turns.declare_order``, reports through ``results.report``/``confirm``/
@@ -19,11 +19,11 @@ from django.utils.translation import gettext as _
 from league.audit import Actor
 from league.campaign_choices import order_label, order_of
 from league.campaign_models import Campaign, CampaignBattle
+from league.campaign_page import page_context
 from league.campaign_words import ORDER_KINDS
 from league.errors import NotFound
 from league.services import campaign_battles, campaign_surrender, campaign_turns, results
 from league.services.campaigns import side_of_actor
-from league.views.campaign_page import page_context
 from league.views.common import attempt
 
 WINNERS = ("attacker", "defender", "draw")

@@ -11,12 +11,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.urls import reverse
 
 from league.audit import Actor
 from league.models import Game, PlayerList, Round
 from league.services import result_grid, results
 from tests.browser.clock_events import new_event, paired_round
+from tests.integration.test_results_grid import grid_url, tables
 
 pytestmark = pytest.mark.django_db
 
@@ -24,15 +24,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def staff(admin_user) -> Actor:
     return Actor(user=admin_user)
-
-
-def grid_url(round_: Round) -> str:
-    return reverse("admin:league_round_results", args=[round_.pk])
-
-
-def tables(round_: Round) -> list[Game]:
-    return list(round_.games.exclude(player_b=None).select_related("player_a", "player_b")
-                .order_by("table"))
 
 
 def row(game: Game, result: str, **fields) -> dict[str, object]:

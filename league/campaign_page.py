@@ -1,4 +1,5 @@
-"""What the campaign page shows, and to whom (league/views/campaigns.py posts its forms).
+"""What the campaign page shows, and to whom (league/views/campaigns.py posts its forms; the turn
+pack prints the same rows, league/services/campaign_pack.py).
 
 Everything comes from the campaign services: the public campaign and score
 (``campaign_reads.campaign_view``), the map under hidden information (``map_view``: the reader
