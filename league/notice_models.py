@@ -21,6 +21,11 @@ class Notice(models.Model):
         LISTS_LOCKED = "lists_locked", _("lists locked")
         INVITATION = "invitation", _("invitation")
         REGISTERED = "registered", _("registration confirmed")
+        CAMPAIGN_PHASE = "campaign_phase", _("campaign phase open")
+        CAMPAIGN_BATTLES = "campaign_battles", _("campaign battles")
+        CAMPAIGN_CHOICE = "campaign_choice", _("choice after a battle")
+        CAMPAIGN_PLACEMENT = "campaign_placement", _("campaign placement")
+        CAMPAIGN_TURN_CLOSED = "campaign_turn_closed", _("campaign turn closed")
 
     class Status(models.TextChoices):
         SENDING = "sending", _("sending")

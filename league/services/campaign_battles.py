@@ -23,6 +23,7 @@ from league.campaign_messages import campaign_message
 from league.campaign_models import Campaign, CampaignBattle, CampaignReveal, CampaignTurn
 from league.errors import Conflict, Forbidden, Invalid, NotFound
 from league.models import Game
+from league.services import notices
 from league.services.campaigns import (
     SYSTEM,
     army_points_of,
@@ -100,6 +101,7 @@ def generate_battles(actor: Actor, campaign: Campaign, number: int) -> list[Camp
         created.append(_create(row, turn, fight, table if fight.contested else None))
     turn.phase = BATTLES_PHASE
     turn.save(update_fields=["phase"])
+    notices.queue_campaign_battles(row, number)
     record(actor, "campaign_battles_generated", row.tournament, turn,
            {"campaign": row.slug, "turn": number,
             "battles": [{"id": b.pk, "territory": b.territory, "game": b.game_id} for b in created]})

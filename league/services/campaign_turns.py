@@ -30,6 +30,7 @@ from league.campaign_models import (
 )
 from league.errors import Conflict, Invalid, NotFound
 from league.models import Round, Tournament
+from league.services import notices
 from league.services.campaign_battles import battle_results
 from league.services.campaign_dice import ENTERED, SERVER, throw
 from league.services.campaigns import (
@@ -81,6 +82,7 @@ def roll_initiative(actor: Actor, campaign: Campaign, number: int, phase: str,
     turn.phase = phase
     turn.initiative = {**turn.initiative, phase: {**answer, **thrown.record()}}
     turn.save(update_fields=["phase", "initiative"])
+    notices.queue_campaign_phase(row, number, phase)
     record(actor, "campaign_initiative", row.tournament, turn,
            {"campaign": row.slug, "turn": number, **answer, **thrown.record()})
     if thrown.unused:
@@ -247,6 +249,7 @@ def close_turn(actor: Actor, campaign: Campaign, number: int,
     row.save(update_fields=["control", "isolated", "fortified", "current_turn", "status",
                             "winner", "victory_reason"])
     answer["next_turn"] = row.current_turn if closing.victory is None else None
+    notices.queue_turn_closed(row, number)
     record(actor, "campaign_turn_closed", row.tournament, turn,
            {"campaign": row.slug, "turn": number, **answer, "dice_log": list(log)})
     return answer

@@ -37,6 +37,7 @@ from league.campaign_models import (
 )
 from league.errors import Conflict, Forbidden, Invalid, NotFound
 from league.models import Player, Round, Tournament
+from league.services import notices
 from league.services.campaign_dice import throw
 from missions.models import DiceStream
 from missions.services import new_seed
@@ -477,6 +478,7 @@ def place(actor: Actor, campaign: Campaign, *, detachment: str, territory: str,
     row.status = Status.PLACEMENT
     row.save(update_fields=["status", "placement_first", "placement_roll"])
     following = next_placer(row)
+    notices.queue_placement(row, placer, following, unit.placed_order)
     record(actor, "campaign_placement", row.tournament, unit,
            {"campaign": row.slug, "side": placer, "detachment": detachment,
             "territory": territory, "next": following})
@@ -519,6 +521,7 @@ def start(actor: Actor, campaign: Campaign) -> Campaign:
     row.status, row.current_turn = Status.RUNNING, 1
     row.save(update_fields=["control", "isolated", "fortified", "status", "current_turn"])
     open_turn(row, 1)
+    notices.queue_campaign_phase(row, 1, "")  # turn 1 open; its phases follow
     tournament = row.tournament
     previous, tournament.status = tournament.status, Tournament.Status.RUNNING
     tournament.save(update_fields=["status"])

@@ -7,7 +7,9 @@ players without an account, without an address or who turned notices off, and cl
 ``Notice`` row per recipient before sending: the row's unique constraint makes a task delivered
 twice, or run by two workers, send each e-mail once. A send that fails marks its row failed,
 and a later retry may claim it again. A worker that dies between the claim and the send leaves
-the row "sending": that e-mail is not sent (at most once, never twice).
+the row "sending": that e-mail is not sent (at most once, never twice). An Epic 40,000
+campaign's letters (phases, battles, choices, placement, turn close, and its battles' reports)
+are written by league/services/campaign_notices.py and sent the same way.
 """
 from __future__ import annotations
 
@@ -27,11 +29,13 @@ from django.urls import reverse
 from django.utils import formats, timezone, translation
 
 from league import notice_texts as texts
+from league.campaign_models import Campaign
 from league.checkin_codes import shown
 from league.messages import role_name
 from league.models import Game, Player, PlayerList, Report, Round, Tournament
 from league.notice_models import Notice
 from league.profile_models import Profile
+from league.systems import NOT_FOR_EVENTS
 
 Kind = Notice.Kind
 logger = logging.getLogger(__name__)
@@ -76,6 +80,39 @@ def queue_registered(player: Player) -> None:
     confirmation with their check-in code. Players without an account have no address yet."""
     if player.user_id is not None:
         _queue(Kind.REGISTERED, player.pk)
+
+
+# An Epic 40,000 campaign (league/services/campaign_notices.py writes these letters) -------------
+
+def queue_campaign_phase(campaign: Campaign, number: int, phase: str) -> None:
+    """Both players: a phase of turn ``number`` is open (its initiative rolled); an empty
+    ``phase`` is the turn itself opening (the campaign's start)."""
+    _queue(Kind.CAMPAIGN_PHASE, campaign.pk, f"{number}:{phase}")
+
+
+def queue_campaign_battles(campaign: Campaign, number: int) -> None:
+    """Both players: the battles of turn ``number``, just generated."""
+    _queue(Kind.CAMPAIGN_BATTLES, campaign.pk, str(number))
+
+
+def queue_turn_closed(campaign: Campaign, number: int) -> None:
+    """Both players: the report of turn ``number``, just closed."""
+    _queue(Kind.CAMPAIGN_TURN_CLOSED, campaign.pk, str(number))
+
+
+def queue_placement(campaign: Campaign, placer: str, following: str | None, placed: int) -> None:
+    """The other side's player, when it becomes their turn to place a detachment (R11);
+    ``placed`` numbers the placement just made."""
+    if following is not None and following != placer:
+        _queue(Kind.CAMPAIGN_PLACEMENT, campaign.pk, str(placed))
+
+
+def queue_confirmed(game: Game, report: Report) -> None:
+    """A game's result just confirmed by ``report``: a campaign battle's choices (who stays,
+    where to retreat) now wait on its players. Other events' games queue nothing (no query:
+    the game's system is loaded with it)."""
+    if game.round.tournament.game_system.kind in NOT_FOR_EVENTS:
+        _queue(Kind.CAMPAIGN_CHOICE, report.pk)
 
 
 def queue_invitation(player: Player, email: str) -> None:
@@ -126,7 +163,7 @@ class Outcome:
 
 def send(kind: str, object_id: int, stamp: str = "") -> Outcome:
     """Send the notices of one event; safe to run any number of times."""
-    builder = LETTERS.get(kind)
+    builder = letters_of(kind)
     if builder is None:
         raise ValueError(f"unknown notice kind {kind!r}")
     letters = builder(object_id, stamp)
@@ -143,6 +180,16 @@ def send(kind: str, object_id: int, stamp: str = "") -> Outcome:
             language = language or letter.tournament.language or settings.LANGUAGE_CODE
             _send_one(connection, kind, letter, language, letter.recipient.email, outcome)
     return outcome
+
+
+def letters_of(kind: str) -> Callable[[int, str], list[Letter]] | None:
+    """The builder of a kind's letters; a campaign's read the campaign services, which queue
+    through this module: imported when a campaign notice is sent."""
+    if kind in LETTERS:
+        return LETTERS[kind]
+    from league.services.campaign_notices import LETTERS as CAMPAIGN_LETTERS
+
+    return CAMPAIGN_LETTERS.get(kind)
 
 
 def _send_one(connection, kind: str, letter: Letter, language: str, address: str,
@@ -216,7 +263,7 @@ def _preferences(user_ids: Iterable[int]) -> dict[int, tuple[str, bool]]:
     return {user_id: (language, notices) for user_id, language, notices in rows}
 
 
-def _profile_link() -> str:
+def profile_link() -> str:
     return absolute(reverse("profile"))
 
 
@@ -260,12 +307,12 @@ def _compose_round(event: Tournament, round_: Round, game: Game, me: Player,
     return texts.round_published(
         _table(event, game, me, them), mission=mission.name if mission else "",
         scenario=round_.scenario, role=str(role_name(role)) if role else "",
-        profile_link=_profile_link())
+        profile_link=profile_link())
 
 
 def _report(report_id: int) -> Report | None:
     return Report.objects.select_related(
-        "game__round__tournament", "game__player_a__user", "game__player_b__user",
+        "game__round__tournament__game_system", "game__player_a__user", "game__player_b__user",
         "game__winner").filter(pk=report_id).first()
 
 
@@ -284,6 +331,8 @@ def _reported_letters(report_id: int, stamp: str) -> list[Letter]:
         return []  # confirmed or replaced meanwhile: nothing left to act on
     game = report.game
     event = game.round.tournament
+    if event.game_system.kind in NOT_FOR_EVENTS:
+        return _campaign_report_letters(report, settled=False)
     letters = []
     for me, them in _sides(game):
         if me.pk == report.by_player_id or them is None or me.user is None:
@@ -293,7 +342,7 @@ def _reported_letters(report_id: int, stamp: str) -> list[Letter]:
             result = _result(game, report.winner_id, report.victory_points, me)
             return texts.result_reported(_table(event, game, me, them), result,
                                          disputed=report.status == Report.Status.DISPUTED,
-                                         profile_link=_profile_link())
+                                         profile_link=profile_link())
 
         letters.append(Letter(event, me.user, str(report.pk), compose))
     return letters
@@ -305,6 +354,8 @@ def _settled_letters(report_id: int, stamp: str) -> list[Letter]:
         return []
     game = report.game
     event = game.round.tournament
+    if event.game_system.kind in NOT_FOR_EVENTS:
+        return _campaign_report_letters(report, settled=True)
     letters = []
     for me, them in _sides(game):
         if me.user is None:
@@ -313,10 +364,18 @@ def _settled_letters(report_id: int, stamp: str) -> list[Letter]:
         def compose(me: Player = me, them: Player | None = them) -> texts.Letter:
             result = _result(game, game.winner_id, game.victory_points, me)
             return texts.dispute_settled(_table(event, game, me, them), result,
-                                         profile_link=_profile_link())
+                                         profile_link=profile_link())
 
         letters.append(Letter(event, me.user, str(report.pk), compose))
     return letters
+
+
+def _campaign_report_letters(report: Report, *, settled: bool) -> list[Letter]:
+    """A campaign battle's report, in the campaign's words, linking to the battle on the
+    campaign page (where its campaign facts are reported and confirmed)."""
+    from league.services import campaign_notices
+
+    return campaign_notices.report_letters(report, settled=settled)
 
 
 LOCKED_OR_LATER = (Tournament.Status.LISTS_LOCKED, Tournament.Status.RUNNING)
@@ -335,7 +394,7 @@ def _locked_letters(tournament_id: int, stamp: str) -> list[Letter]:
         state = None if player.pk not in valid else ("valid" if valid[player.pk] else "invalid")
         link = absolute(reverse("player_list", args=[event.slug, player.pk]))
         compose = partial(texts.lists_locked, event.name, player.name, state, link,
-                          _profile_link())
+                          profile_link())
         letters.append(Letter(event, player.user, key, compose))
     return letters
 
@@ -363,7 +422,7 @@ def _compose_registered(event: Tournament, player: Player) -> texts.Mail:
         date=formats.date_format(event.starts_on, "DATE_FORMAT") if event.starts_on else "",
         code=shown(player.checkin_code),
         event_link=absolute(reverse("tournament", args=[event.slug])),
-        profile_link=_profile_link()))
+        profile_link=profile_link()))
     png = qr_png(absolute(checkin.desk_path(player)))
     size = int.from_bytes(png[16:20], "big")  # the PNG header's width (the image is square)
     html = render_to_string("league/email/registered.html", {

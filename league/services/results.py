@@ -268,6 +268,7 @@ def _settle(actor: Actor, game: Game, chosen: Report, replaced: Sequence[Report]
     game.winner_id, game.victory_points = chosen.winner_id, chosen.victory_points
     game.outcome = chosen.outcome
     game.save(update_fields=["status", "winner", "victory_points", "outcome"])
+    notices.queue_confirmed(game, chosen)  # a campaign battle's choices now wait
     record(actor, "result_confirmed", game.round.tournament, game,
            {"game": game.pk, "report": chosen.pk, "winner": chosen.winner_id,
             "victory_points": chosen.victory_points, "by_staff": actor.is_staff})

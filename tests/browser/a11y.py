@@ -12,7 +12,9 @@ AUDIT_JS = r"""
   const visible = el => {
     const s = getComputedStyle(el);
     const r = el.getBoundingClientRect();
-    return s.visibility !== 'hidden' && s.display !== 'none' && r.width > 0 && r.height > 0;
+    // checkVisibility: false inside a closed <details> (its content is skipped, not sized to 0).
+    return s.visibility !== 'hidden' && s.display !== 'none' && r.width > 0 && r.height > 0 &&
+      (!el.checkVisibility || el.checkVisibility());
   };
   const describe = el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
     (el.name ? '[name=' + el.name + ']' : '') + ' "' + (el.innerText || el.value || '').trim().slice(0, 30) + '"';
