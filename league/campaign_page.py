@@ -9,6 +9,9 @@ the names it prints outside the map: a detachment's name appears only to staff, 
 or to an enemy it was revealed to (the same ``CampaignReveal`` rows the map reads). A visitor who
 is not a participant gets the public parts only: sides, score, turn and phase.
 
+While the campaign is in set-up, the side's player also gets their army, majors and placement
+forms (league/campaign_setup_page.py).
+
 Queries do not grow with the armies or the turns played: a fixed set of reads, plus the
 retreat options of a battle the reader must still choose for."""
 from __future__ import annotations
@@ -34,6 +37,7 @@ from league.campaign_models import (
     CampaignSide,
     CampaignTurn,
 )
+from league.campaign_setup_page import Typed, setup_context
 from league.campaign_words import (
     KINDS,
     PLANETS,
@@ -333,7 +337,8 @@ def turn_reports(campaign: Campaign, reader: Reader, public: Mapping[str, Any]
 
 # The page ----------------------------------------------------------------------------------------
 
-def page_context(actor: Actor, campaign: Campaign) -> dict[str, Any]:
+def page_context(actor: Actor, campaign: Campaign, typed: Typed | None = None) -> dict[str, Any]:
+    """The page for ``actor``; ``typed`` is a set-up form they sent that is shown again."""
     public = campaign_reads.campaign_view(campaign)
     reader = reader_of(actor, campaign)
     context: dict[str, Any] = {
@@ -362,13 +367,15 @@ def page_context(actor: Actor, campaign: Campaign) -> dict[str, Any]:
         return context
     army = my_army(reader.side)
     context.update(army=army, revealed=revealed_enemies(reader, campaign))
+    setup = setup_context(campaign, reader.side, [d.row for d in army], public, typed)
+    context["setup"] = setup
     if state is not None:
         side = reader.side.side
         context.update(allowances=allowance_rows(state, side),
                        order_forms=order_forms(state, reader.side, army),
                        my_orders=my_orders(state, side),
                        attacks_against=attacks_against(state, side), turn=turn)
-    context["pending"] = pending(context.get("battles", []))
+    context["pending"] = (setup["todo"] if setup else []) + pending(context.get("battles", []))
     return context
 
 

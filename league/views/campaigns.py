@@ -1,11 +1,13 @@
 """A player's Epic 40,000 campaign page: the map as they may see it, their army, allowances,
 the orders of the open phase, their battles (sheet, report, confirm, choices after the battle),
-the ledger and the turn reports (what it shows: league/campaign_page.py).
+the ledger and the turn reports (what it shows: league/campaign_page.py); during set-up, their
+army, majors and placements (league/campaign_setup_page.py, league/campaign_forms.py).
 
 Every form posts ``action`` to this page and goes through the services the API calls: orders
 through ``campaign_turns.declare_order``, reports through ``results.report``/``confirm``/
-``dispute`` (the battle's league game), choices through ``campaign_battles.make_choices``. A
-refusal is shown on the page in the engine's words (``attempt``); a success redirects."""
+``dispute`` (the battle's league game), choices through ``campaign_battles.make_choices``, set-up
+through ``campaigns.set_army``/``set_majors``/``place``. A refusal is shown on the page in the
+engine's words (``attempt``), a refused set-up form as it was typed; a success redirects."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -18,12 +20,14 @@ from django.utils.translation import gettext as _
 
 from league.audit import Actor
 from league.campaign_choices import order_label, order_of
+from league.campaign_forms import MajorsForm, PlacementForm, army_formset
 from league.campaign_models import Campaign, CampaignBattle
 from league.campaign_page import page_context
-from league.campaign_words import ORDER_KINDS
+from league.campaign_setup_page import Typed, major_choices, placement_choices
+from league.campaign_words import ORDER_KINDS, SIDES, word
 from league.errors import NotFound
-from league.services import campaign_battles, campaign_surrender, campaign_turns, results
-from league.services.campaigns import side_of_actor
+from league.services import campaign_battles, campaign_surrender, campaign_turns, campaigns, results
+from league.services.campaigns import side_of_actor, state_of
 from league.views.common import attempt
 
 WINNERS = ("attacker", "defender", "draw")
@@ -34,13 +38,16 @@ def campaign(request, slug: str) -> HttpResponse:
     if found is None:
         raise Http404(_("No such campaign."))
     actor = Actor.of(request)
+    typed = None
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         handler = ACTIONS.get(request.POST.get("action", ""))
-        if handler is not None and handler(request, actor, found):
+        done = handler(request, actor, found) if handler is not None else False
+        if done is True:
             return redirect("campaign", slug=found.slug)
-    return render(request, "league/campaign.html", page_context(actor, found))
+        typed = done or None  # a set-up form shown again as it was typed
+    return render(request, "league/campaign.html", page_context(actor, found, typed))
 
 
 def _fail(request, message: str) -> bool:
@@ -167,7 +174,76 @@ def _surrender(request, actor: Actor, found: Campaign) -> bool:
     return True
 
 
-ACTIONS: dict[str, Callable[..., bool]] = {
+# Set-up (R1–R3, R7, R11): the side's own army, majors and placements, as the API's
+# ``PUT …/army/``, ``PUT …/majors/`` and ``POST …/placements/``. A refused form comes back as
+# typed (``Typed``) instead of a redirect.
+
+def _army(request, actor: Actor, found: Campaign) -> bool | Typed:
+    side = side_of_actor(actor, found)
+    if side is None:
+        return _fail(request, _("Only the campaign's players enter their armies."))
+    rows = army_formset(request.POST)
+    if "add_rows" in request.POST:
+        return Typed(army=rows.grown())
+    if not rows.is_valid():
+        messages.error(request, _("Army not saved: correct the rows marked below."))
+        return Typed(army=rows)
+    specs = rows.specs()
+    answer = attempt(request, lambda: campaigns.set_army(actor, found, side.side, specs))
+    if answer is None:  # frozen: the service's words
+        return False
+    report, saved = answer
+    if not saved:
+        rows.mark_duplicates([str(p.params.get("name")) for p in report.errors
+                              if p.code == "detachment_name_duplicate"])
+        messages.error(request, _("Army not saved: see the problems below."))
+        return Typed(army=rows, army_report=report)
+    messages.success(request, _("Army saved: %(count)s detachments, %(total)s of %(limit)s points.")
+                     % {"count": len(specs), "total": report.total_points,
+                        "limit": found.army_points})
+    return True
+
+
+def _majors(request, actor: Actor, found: Campaign) -> bool | Typed:
+    side = side_of_actor(actor, found)
+    if side is None:
+        return _fail(request, _("Only the campaign's players choose majors."))
+    form = MajorsForm(request.POST, codes=major_choices(side.side))
+    if not form.is_valid():
+        return Typed(majors=form)
+    chosen = form.cleaned_data["majors"]
+    if attempt(request, lambda: campaigns.set_majors(actor, found, side.side, chosen)) is None:
+        return Typed(majors=form)
+    messages.success(request, _("Your majors: %(codes)s.") % {"codes": ", ".join(chosen)})
+    return True
+
+
+def _place(request, actor: Actor, found: Campaign) -> bool | Typed:
+    side = side_of_actor(actor, found)
+    if side is None:
+        return _fail(request, _("Only the campaign's players place their detachments."))
+    offered = placement_choices(state_of(found), side.side, side.majors)
+    form = PlacementForm(request.POST, detachments=offered.detachments,
+                         territories=offered.territories)
+    if not form.is_valid():
+        return Typed(placement=form)
+    name, code = form.cleaned_data["detachment"], form.cleaned_data["territory"]
+    placed = attempt(request, lambda: (campaigns.place(actor, found, detachment=name,
+                                                       territory=code, side=side.side),))
+    if placed is None:
+        return Typed(placement=form)
+    following = placed[0]
+    text = _("%(name)s placed in %(code)s.") % {"name": name, "code": code}
+    if following is None:
+        text += " " + _("Every detachment is placed: the organisers start the campaign.")
+    elif following != side.side:
+        text += " " + _("%(side)s places next.") % {"side": word(SIDES, following)}
+    messages.success(request, text)
+    return True
+
+
+ACTIONS: dict[str, Callable[..., bool | Typed]] = {
     "order": _order, "report": _report, "confirm": _confirm, "dispute": _dispute,
     "stay": _stay, "retreat": _retreat, "surrender": _surrender,
+    "army": _army, "majors": _majors, "place": _place,
 }

@@ -9,8 +9,17 @@ import re
 
 import pytest
 
-from league.services import campaign_battles, campaign_turns
-from tests.browser.campaigns import EAST_NAMES, WEST_NAMES, running_campaign
+from league.audit import Actor
+from league.campaign_state_serializers import SettingsSerializer
+from league.services import campaign_battles, campaign_turns, campaigns
+from league.systems import normalised
+from tests.browser.campaigns import (
+    EAST_ARMY,
+    EAST_NAMES,
+    WEST_ARMY,
+    WEST_NAMES,
+    running_campaign,
+)
 from tests.browser.events import organiser, user
 from tests.browser.test_player_journey import Shots
 from tests.browser.test_system_journeys import log_in
@@ -120,3 +129,66 @@ def test_campaign_turn_journey(new_page, screenshots):
     assert "held by West" in east.locator("#campaign-map-A").inner_text()
     shows_none_of(east, WEST_NAMES - {"Crusader Armour"})
     shot(east, "east-after-close")
+
+
+def test_campaign_set_up_on_a_phone(new_page, screenshots):
+    """West enters an army (refused over the points, then fixed with more rows), ticks two
+    majors and places a detachment in turn, on a phone and without the enemy's names."""
+    shot = Shots(screenshots)
+    staff = organiser()
+    marcus = user("marcus", password="marcus-pass-12345")
+    grukk = user("grukk", password="grukk-pass-12345")
+    settings = normalised(SettingsSerializer, {})
+    campaign = campaigns.create_campaign(staff, name="Laïtus Prime", settings=settings, seed=5)
+    campaigns.add_side(staff, campaign, side="west", name="Marcus", army_name="Space Marines",
+                       faction="space-marines", strategic_value=5, username=marcus.username)
+    campaigns.add_side(staff, campaign, side="east", name="Grukk", army_name="Orks",
+                       faction="orks", strategic_value=3, username=grukk.username)
+    campaigns.set_army(Actor(user=grukk), campaign, "east", list(EAST_ARMY))
+    campaigns.set_majors(Actor(user=grukk), campaign, "east", ["G", "I"])
+    address = f"/campaigns/{campaign.slug}/"
+
+    west = new_page()
+    log_in(west, "marcus", "marcus-pass-12345", address)
+    assert west.evaluate("document.documentElement.scrollWidth") <= 360
+    army = west.locator("#my-army")
+    for index, spec in enumerate(WEST_ARMY[:3]):
+        army.locator(f"#id_army-{index}-name").fill(spec.name)
+        army.locator(f"#id_army-{index}-points").fill(str(spec.points * 3))
+        if spec.supreme_commander:
+            army.locator(f"#id_army-{index}-supreme_commander").check()
+    shot(west, "west-army-typed")
+    army.get_by_role("button", name="Save my army").click()
+    west.get_by_text("Army not saved: see the problems below.").wait_for()
+    assert "(3400 too many)" in west.locator("#army-report").inner_text()
+    assert west.locator("#id_army-2-name").input_value() == WEST_ARMY[2].name  # kept
+    shot(west, "west-army-refused")
+    west.locator("#my-army").get_by_role("button", name="Add rows").click()
+    for index, spec in enumerate(WEST_ARMY):
+        west.locator(f"#id_army-{index}-name").fill(spec.name)
+        west.locator(f"#id_army-{index}-points").fill(str(spec.points))
+        west.locator(f"#id_army-{index}-kind").select_option(spec.kind)
+    west.locator("#my-army").get_by_role("button", name="Save my army").click()
+    west.get_by_text("Army saved: 6 detachments, 5000 of 5000 points.").wait_for()
+
+    majors = west.locator("#majors")
+    majors.get_by_label("1: line 3 (rear line)").check()
+    majors.get_by_label("3: line 3 (rear line)").check()
+    majors.get_by_role("button", name="Save my majors").click()
+    west.get_by_text("Your majors: 1, 3.").wait_for()
+    assert "East (Orks) places next." in west.locator("#placement").inner_text()
+
+    campaigns.place(Actor(user=grukk), campaign, detachment="Mob Gork", territory="G")
+    west.reload()
+    placing = west.locator("#placement")
+    placing.get_by_label("Detachment").select_option(label="Aquila Guard (1000 points, ground)")
+    placing.get_by_label("Territory").select_option("1")
+    shot(west, "west-placing")
+    placing.get_by_role("button", name="Place this detachment").click()
+    west.get_by_text("Aquila Guard placed in 1. East places next.").wait_for()
+    assert west.locator("#campaign-map-1").inner_text().endswith(": Aquila Guard")
+    assert west.locator("#campaign-map-G").inner_text().endswith(": Orks")  # R12
+    assert west.locator("#army-frozen").count() == 1
+    shows_none_of(west, EAST_NAMES)
+    assert west.evaluate("document.documentElement.scrollWidth") <= 360
+    shot(west, "west-placed")
