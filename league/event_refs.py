@@ -8,7 +8,11 @@ functions serve both directions, only the mapping differs.
 
 A mapping returns None for an id it does not know. In games and reports that is an error (the
 import refuses such a document); the audit log may name rows that are gone (a game paired again,
-a pack), so there an unknown id becomes None."""
+a pack), so there an unknown id becomes None.
+
+A campaign's battles name the orders they come from, and its audit entries (``campaign_*``)
+name orders, battles, ledger lines, players and games by id; detachments are named and
+territories coded everywhere else, so the campaign's other JSON fields need no rewriting."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -44,6 +48,10 @@ class Refs:
     army_list: Map
     user: Map
     component: Map = _nothing  # an award or penalty (league.award_models.ScoreComponent)
+    # A campaign's order, battle and score line (league.campaign_models).
+    order: Map = _nothing
+    battle: Map = _nothing
+    score_entry: Map = _nothing
 
 
 class UnknownRef(ValueError):
@@ -120,6 +128,12 @@ def report_fields(refs: Refs, report: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def battle_fields(refs: Refs, battle: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON field of a campaign battle that holds ids: the attacks (orders) it comes from.
+    Detachments are named, territories coded: those fields read the same in any database."""
+    return {"attack_ids": [_required(refs.order, "order", v) for v in battle["attack_ids"]]}
+
+
 # Audit details: which key holds which kind of id. A mission pack is not part of a backup (it
 # is rebuilt from the round), so its id is dropped.
 AUDIT_IDS = {"player": "player", "winner": "player", "game": "game", "report": "report",
@@ -149,3 +163,39 @@ def audit_data(refs: Refs, data: Mapping[str, Any]) -> dict[str, Any]:
         else:
             out[key] = value
     return out
+
+
+# A campaign's audit details (actions ``campaign_*``): a refused order is deleted, so its id and
+# those of its reactions become None; ``winner`` there is a side, not a player.
+CAMPAIGN_AUDIT_IDS = {"player": "player", "order": "order", "for_attack": "order",
+                      "battle": "battle", "entry": "score_entry"}
+CAMPAIGN_PREFIX = "campaign_"
+
+
+def _is_id(value: Any) -> bool:
+    return isinstance(value, int | str) and not isinstance(value, bool)
+
+
+def campaign_audit_data(refs: Refs, data: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in CAMPAIGN_AUDIT_IDS and _is_id(value):
+            out[key] = getattr(refs, CAMPAIGN_AUDIT_IDS[key])(value)
+        elif key == "user":
+            out[key] = None if value is None else refs.user(value)
+        elif key == "reactions" and isinstance(value, list):
+            out[key] = [refs.order(v) if _is_id(v) else None for v in value]
+        elif key == "battles" and isinstance(value, list):  # the battles a turn generated
+            out[key] = [{**b, "id": refs.battle(b.get("id")),
+                         "game": refs.game(b["game"]) if _is_id(b.get("game")) else None}
+                        if isinstance(b, Mapping) else b for b in value]
+        else:
+            out[key] = value
+    return out
+
+
+def entry_data(refs: Refs, action: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """An audit entry's details with their ids rewritten, by the action that wrote them."""
+    if action.startswith(CAMPAIGN_PREFIX):
+        return campaign_audit_data(refs, data)
+    return audit_data(refs, data)

@@ -13,7 +13,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -49,6 +49,7 @@ from league.services import (
     campaign_reads,
     campaign_turns,
     campaigns,
+    exports,
 )
 from league.services.campaigns import SETTING_UP
 from league.systems import normalised
@@ -280,7 +281,22 @@ class CampaignAdmin(admin.ModelAdmin):
     def get_urls(self):
         view = self.admin_site.admin_view(require_POST(self.turn_pack_view))
         return [path("<int:pk>/turn-pack/", view, name="league_campaign_turn_pack"),
+                path("<int:pk>/export.json", self.admin_site.admin_view(self.export_json),
+                     name="league_campaign_export_json"),
                 *super().get_urls()]
+
+    def export_json(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """The whole campaign with its event (league.services.campaign_backup), which the admin's
+        "Import an event" page and manage.py import_campaign read back."""
+        found = get_object_or_404(Campaign.objects.select_related(
+            "tournament__chart", "tournament__level", "tournament__dice", "tournament__created_by",
+            "tournament__game_system"), pk=pk)
+        if not self.has_view_or_change_permission(request, found):
+            raise PermissionDenied
+        response = JsonResponse(exports.event_data(found.tournament),
+                                json_dumps_params={"ensure_ascii": False, "indent": 2})
+        response["Content-Disposition"] = f'attachment; filename="{found.slug}.json"'
+        return response
 
     def turn_pack_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         """Print the current turn's pack, then watch it on the mission pack's page (progress,

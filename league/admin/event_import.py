@@ -29,14 +29,15 @@ class EventImportForm(forms.Form):
     file = forms.FileField(label=_("Event export (JSON)"))
     slug = forms.SlugField(
         label=_("New address (slug)"), required=False, max_length=80,
-        help_text=_("Leave empty to keep the exported one; give another if that one is taken here."))
+        help_text=_("Leave empty to keep the exported one; give another if that one is taken here. "
+                    "For a campaign, the campaign's address (its event's follows)."))
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.fields["file"].help_text = _(
-            "A file from “Whole event (JSON)” or manage.py export_event, at most %(size)s MiB "
-            "(larger files: manage.py import_event). Accounts are matched by username; none is "
-            "created.") % {"size": f"{upload_cap() / MIB:g}"}
+            "A file from “Whole event (JSON)”, “Whole campaign (JSON)” or manage.py export_event "
+            "or export_campaign, at most %(size)s MiB (larger files: manage.py import_event). "
+            "Accounts are matched by username; none is created.") % {"size": f"{upload_cap() / MIB:g}"}
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
@@ -64,6 +65,8 @@ def import_event_view(model_admin, request):
             status = exc.status
         else:
             counts = restored.counts
+            if restored.campaign is not None:
+                return _campaign_imported(request, restored)
             messages.success(request, _(
                 "Event “%(name)s” imported: players %(players)s, list versions %(lists)s, rounds "
                 "%(rounds)s, games %(games)s, reports %(reports)s, dice rolls %(rolls)s, audit "
@@ -79,3 +82,19 @@ def import_event_view(model_admin, request):
                "title": _("Import an event"), "form": form}
     return TemplateResponse(request, "admin/league/tournament/import_event.html", context,
                             status=status)
+
+
+def _campaign_imported(request, restored: restore.Restored) -> HttpResponseRedirect:
+    """A campaign's document: say what came in and open the campaign's cockpit."""
+    counts = restored.counts
+    messages.success(request, _(
+        "Campaign “%(name)s” imported: detachments %(detachments)s, turns %(turns)s, orders "
+        "%(orders)s, battles %(battles)s, score lines %(lines)s, dice rolls %(rolls)s, audit "
+        "entries %(audit)s.") % {
+        "name": restored.campaign.name, "detachments": counts["campaign_detachments"],
+        "turns": counts["campaign_turns"], "orders": counts["campaign_orders"],
+        "battles": counts["campaign_battles"], "lines": counts["campaign_score_entries"],
+        "rolls": counts["dice_rolls"], "audit": counts["audit_entries"]})
+    for warning in restored.warnings:
+        messages.warning(request, warning)
+    return HttpResponseRedirect(admin_url(restored.campaign))

@@ -6,7 +6,8 @@ upload in base64), rounds, games (with each game's own ``game:<pk>`` dice stream
 every die rolled and the event's audit log (table rolls included), and the day's rows: each
 round's clock (its stored moments, so a restored clock reads the same time left), the players'
 check-in codes and state, the self check-in window, and the awards and penalties with their
-staff entries and votes. Reference data is named by
+staff entries and votes; and, for the event of an Epic 40,000 campaign, the campaign's own rows
+(``campaign``: ``league.services.campaign_backup``). Reference data is named by
 slug (chart, level, missions) and accounts by username. Rows of the event point at each other by
 document-local numbers (``ref``), never by database id, and the ids inside JSON fields are
 rewritten the same way (``league.event_refs``), so the document reads the same in any database.
@@ -17,17 +18,12 @@ event's); invitations are signed links, not rows.
 A fixed number of queries whatever the size of the event."""
 from __future__ import annotations
 
-import base64
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from datetime import date, datetime, timedelta
-from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import models
 from django.utils import timezone
-from django.utils.duration import duration_string
 
 from armylists.models import ArmyList, Chart
 from league import event_refs
@@ -35,6 +31,15 @@ from league.award_models import ScoreComponent, ScoreEntry, ScoreVote
 from league.checkin_models import VenueCheckIn
 from league.clock_models import RoundClock
 from league.models import AuditEntry, Game, Player, PlayerList, Report, Tournament
+from league.services.backup_rows import (
+    grouped,
+    lookup,
+    numbering,
+    plain,
+    row_data,
+    username,
+)
+from league.services.campaign_backup import CampaignRows, campaign_part
 from league.services.lists import MAX_VERSIONS
 from league.services.standings import registration_numbers
 from league.services.table_rolls import stream_key, table_seed
@@ -43,62 +48,6 @@ from missions.services import logged_rolls
 
 FORMAT = "muster-event"
 VERSION = 2
-
-
-def plain(value: Any) -> Any:
-    """A column's value as JSON: dates in ISO 8601, durations as Django writes them, binary in
-    base64."""
-    if isinstance(value, datetime | date):
-        return value.isoformat()
-    if isinstance(value, timedelta):
-        return duration_string(value)
-    if isinstance(value, bytes | memoryview):
-        return base64.b64encode(bytes(value)).decode("ascii")
-    if isinstance(value, Decimal):
-        return str(value)
-    return value
-
-
-# Secrets that stay with this database (none now: a restored player keeps their check-in code,
-# so the QR code of their registration e-mail still works, unless this database already has it).
-LOCAL_COLUMNS: frozenset[str] = frozenset()
-
-
-def columns(model: type[models.Model]) -> list[models.Field]:
-    """The columns of ``model`` a document holds as they are: all but the id, the relations
-    (written by hand, as references) and the local secrets."""
-    return [f for f in model._meta.concrete_fields
-            if not (f.primary_key or f.is_relation or f.name in LOCAL_COLUMNS)]
-
-
-def row_data(obj: models.Model) -> dict[str, Any]:
-    return {f.name: plain(getattr(obj, f.attname)) for f in columns(type(obj))}
-
-
-def username(user: Any) -> str | None:
-    return user.get_username() if user is not None else None
-
-
-def numbering(ids: Iterable[int]) -> dict[int, int]:
-    """Database id -> document ref (1, 2, ...) in the order given."""
-    return {pk: ref for ref, pk in enumerate(ids, start=1)}
-
-
-def grouped(rows: Iterable[Any], attribute: str) -> defaultdict[int, list[Any]]:
-    """Rows by the value of ``attribute`` (a foreign key id), in their order."""
-    groups: defaultdict[int, list[Any]] = defaultdict(list)
-    for row in rows:
-        groups[getattr(row, attribute)].append(row)
-    return groups
-
-
-def lookup(table: Mapping[int, Any]):
-    def find(value: Any) -> Any:
-        try:
-            return table.get(int(value))
-        except (TypeError, ValueError):
-            return None
-    return find
 
 
 def event_document(tournament: Tournament) -> dict[str, Any]:
@@ -118,6 +67,7 @@ def event_document(tournament: Tournament) -> dict[str, Any]:
     rolls = logged_rolls(streams.values())  # rows and batches (a paired round's) alike
     audit = list(t.audit.select_related("actor").order_by("pk"))
     day = DayRows.of(t)
+    campaign = CampaignRows.of(t)
 
     by_game = grouped(reports, "game_id")
     by_round = grouped(games, "round_id")
@@ -133,6 +83,7 @@ def event_document(tournament: Tournament) -> dict[str, Any]:
         army_list=lookup(numbering(v.pk for chain in chains.values() for v in chain)),
         user=lookup(_usernames(audit, [p.user for p in players])),
         component=lookup(numbering(c.pk for c in day.components)),
+        **({kind: lookup(table) for kind, table in campaign.numbers().items()} if campaign else {}),
     )
     return {
         "format": FORMAT,
@@ -159,9 +110,10 @@ def event_document(tournament: Tournament) -> dict[str, Any]:
             for r in rounds
         ],
         "awards": [_component(c, day, refs) for c in day.components],
+        **({"campaign": campaign_part(campaign, refs)} if campaign else {}),
         "audit": [
             {**row_data(e), "actor": username(e.actor),
-             "data": event_refs.audit_data(refs, e.data or {})}
+             "data": event_refs.entry_data(refs, e.action, e.data or {})}
             for e in audit
         ],
     }

@@ -77,8 +77,10 @@ def forced_ids(campaign: Campaign, turn: CampaignTurn) -> frozenset[int]:
     """The orders of ``turn`` an organiser forced through (their refusal is in the audit log)."""
     entries = AuditEntry.objects.filter(tournament_id=campaign.tournament_id,
                                         action=FORCED_ACTION).values_list("data", flat=True)
+    # A forced order refused later is gone: a restored backup names it None (league.event_refs).
     return frozenset(int(data["order"]) for data in entries
-                     if data.get("turn") == turn.number and data.get("refusal"))
+                     if data.get("turn") == turn.number and data.get("refusal")
+                     and data.get("order") is not None)
 
 
 # Forcing an order through ---------------------------------------------------------------------

@@ -4,35 +4,45 @@ Reference data is found by slug and accounts by username; no account is ever cre
 whose account is unknown here comes in without one, and the result says so. Every foreign key is
 rebuilt from the document's own references, and ids inside JSON fields are rewritten to the new
 rows' ids (``league.event_refs``). The event keeps its seed, its dice streams and their counters,
-so dice rolled after the import continue the same sequences."""
+so dice rolled after the import continue the same sequences.
+
+A campaign's document (its ``campaign`` part) brings the campaign along, in the same transaction
+(``league.services.campaign_restore``): then ``slug`` is the campaign's, which must be free too,
+and its event's becomes ``campaign-<slug>``. An event of a game system played as campaigns is
+refused without its campaign, and a campaign with an event of another system."""
 from __future__ import annotations
 
 import binascii
 import json
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
-from django.db import DatabaseError, models, transaction
+from django.db import DatabaseError, transaction
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from armylists.models import ArmyList, Chart
+from armylists.models import ArmyList, Chart, GameSystem
 from league import event_refs
 from league.audit import Actor, record
 from league.award_models import ScoreComponent, ScoreEntry, ScoreVote
+from league.campaign_models import Campaign
 from league.checkin_codes import new_checkin_code
 from league.checkin_models import VenueCheckIn
 from league.clock_models import RoundClock
 from league.errors import Conflict, Invalid
 from league.models import AuditEntry, Game, Player, PlayerList, Report, Round, Tournament
-from league.services.backup import FORMAT, VERSION, columns
+from league.services import campaign_restore
+from league.services.backup import FORMAT, VERSION
+from league.services.backup_rows import build, create_all, distinct_refs
+from league.services.campaigns import CHART, _chart, _free_slug
 from league.services.table_rolls import stream_key
 from league.services.tournaments import require_staff
+from league.systems import NOT_FOR_EVENTS
 from missions.models import DiceRoll, DiceStream, Level, Mission
 
 MAX_BYTES = 256 * 1024 * 1024  # far above a real event; stops a stray file early
@@ -46,6 +56,7 @@ class Restored:
     tournament: Tournament
     counts: dict[str, int] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    campaign: Campaign | None = None  # the campaign the event belongs to, if the document holds one
 
 
 def read_document(data: bytes, max_bytes: int = MAX_BYTES) -> dict[str, Any]:
@@ -78,8 +89,10 @@ def restore_event(actor: Actor, document: dict[str, Any], slug: str | None = Non
     try:
         with transaction.atomic():
             restored = _Restore(document, slug).run()
+            campaign = {"campaign": restored.campaign.slug} if restored.campaign else {}
             record(actor, ACTION, None, restored.tournament.slug,
-                   {"slug": restored.tournament.slug, "version": VERSION, **restored.counts})
+                   {"slug": restored.tournament.slug, **campaign, "version": VERSION,
+                    **restored.counts})
             return restored
     except event_refs.UnknownRef as exc:
         raise Invalid(_("The export is damaged: it refers to a row it does not hold (%(kind)s %(ref)s).")
@@ -92,53 +105,22 @@ def restore_event(actor: Actor, document: dict[str, Any], slug: str | None = Non
                       % {"reason": f"{type(exc).__name__}: {exc}"[:300]}, "backup_damaged") from None
 
 
-def build(model: type[models.Model], data: Mapping[str, Any], **relations: Any) -> models.Model:
-    """A row of ``model`` from its document columns (absent ones take their default), checked."""
-    values = {}
-    for f in columns(model):
-        if f.name in data:
-            raw = data[f.name]
-            values[f.attname] = None if raw is None else f.to_python(raw)
-    obj = model(**values, **relations)
-    # JSON columns are taken as they are (an empty list is a value, not a blank field).
-    obj.clean_fields(exclude=[f.name for f in model._meta.concrete_fields
-                              if f.is_relation or isinstance(f, models.JSONField) or f.primary_key])
-    return obj
-
-
-def create_all(model: type[models.Model], objs: list[models.Model]) -> None:
-    """Insert ``objs`` (their ids are set), keeping the document's timestamps: saving stamps
-    ``auto_now``/``auto_now_add`` columns with the current time, so they are written again."""
-    stamped = [f for f in model._meta.concrete_fields
-               if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)]
-    kept = [[getattr(obj, f.attname) for f in stamped] for obj in objs]
-    model.objects.bulk_create(objs, batch_size=500)
-    for obj, values in zip(objs, kept, strict=True):
-        for f, value in zip(stamped, values, strict=True):
-            if value is not None:
-                setattr(obj, f.attname, value)
-    if stamped and objs:
-        model.objects.bulk_update(objs, [f.name for f in stamped], batch_size=500)
-
-
-def _by_ref(rows: Iterable[Mapping[str, Any]]) -> None:
-    seen: set[Any] = set()
-    for row in rows:
-        if row["ref"] in seen:
-            raise Invalid(_("The export is damaged: two rows share the reference %(ref)s.")
-                          % {"ref": row["ref"]}, "backup_damaged")
-        seen.add(row["ref"])
-
-
 class _Restore:
     """One import: the document, the rows made so far and the warnings to give back."""
 
     def __init__(self, document: dict[str, Any], slug: str | None) -> None:
         self.doc = document
+        # A campaign's document: ``slug`` is the campaign's, and its event's follows
+        # (``campaign-<slug>``, as a new campaign's); else the event's.
+        self.campaign: Mapping[str, Any] | None = document.get("campaign")
+        self.campaign_slug = (slug or self.campaign["slug"]) if self.campaign is not None else None
+        self.new_slug = slug
         self.slug = slug or document["tournament"]["slug"]
         self.warnings: list[str] = []
         self.ids: dict[str, dict[int, int]] = {"player": {}, "game": {}, "report": {}, "army_list": {},
-                                               "component": {}}
+                                               "component": {}, "order": {}, "battle": {},
+                                               "score_entry": {}}
+        self.rounds: dict[int, Round] = {}
         self.unknown_users: set[str] = set()
         self.counts: dict[str, int] = {}
 
@@ -158,7 +140,9 @@ class _Restore:
         return event_refs.Refs(player=self.mapped("player"), game=self.mapped("game"),
                                report=self.mapped("report"), army_list=self.mapped("army_list"),
                                user=lambda name: getattr(self.account(name), "pk", None),
-                               component=self.mapped("component"))
+                               component=self.mapped("component"), order=self.mapped("order"),
+                               battle=self.mapped("battle"),
+                               score_entry=self.mapped("score_entry"))
 
     def account(self, name: str | None) -> Any:
         if name is None:
@@ -175,6 +159,18 @@ class _Restore:
         if pk is None:
             raise event_refs.UnknownRef("player", ref)
         return pk
+
+    def game(self, ref: Any) -> int:
+        pk = self.mapped("game")(ref)
+        if pk is None:
+            raise event_refs.UnknownRef("game", ref)
+        return pk
+
+    def round_of(self, number: Any) -> Round:
+        found = self.rounds.get(number)
+        if found is None:
+            raise event_refs.UnknownRef("round", number)
+        return found
 
     def _load_users(self) -> None:
         names: set[str] = set()
@@ -197,6 +193,7 @@ class _Restore:
             for part in (data, data.get("before") or {}, data.get("after") or {}):
                 if isinstance(part, dict) and isinstance(part.get("user"), str):
                     names.add(part["user"])
+        names.update(campaign_restore.usernames(self.campaign))
         names.discard(None)
         user_model = get_user_model()
         found = user_model.objects.filter(**{f"{user_model.USERNAME_FIELD}__in": names})
@@ -214,16 +211,24 @@ class _Restore:
         self._table_dice(games)
         self._window(tournament)
         self._awards(tournament)
+        campaign = None
+        if self.campaign is not None:
+            campaign, counts = campaign_restore.restore_campaign(self, self.campaign, tournament,
+                                                                 self.campaign_slug)
+            self.counts.update(counts)
         self._audit(tournament)
         if self.unknown_users:
             self.warnings.append(str(_("These accounts do not exist here; what they did is kept "
                                        "without them: %(names)s.")
                                      % {"names": ", ".join(sorted(self.unknown_users))}))
-        counts = {key: self.counts.get(key, 0) for key in COUNTED}
-        return Restored(tournament, counts, self.warnings)
+        counted = COUNTED + (campaign_restore.COUNTED if campaign is not None else ())
+        counts = {key: self.counts.get(key, 0) for key in counted}
+        return Restored(tournament, counts, self.warnings, campaign)
 
     def _tournament(self) -> Tournament:
         data = self.doc["tournament"]
+        if self.campaign is not None:
+            self._campaign_slugs()
         try:
             validate_slug(self.slug)
         except ValidationError:
@@ -233,6 +238,8 @@ class _Restore:
             raise Conflict(_("An event with the address “%(slug)s” already exists: import it under "
                              "another address.") % {"slug": self.slug}, "slug_taken")
         chart = Chart.objects.select_related("game_system").filter(slug=data["chart"]).first()
+        if chart is None and self.campaign is not None and data["chart"] == CHART:
+            chart = campaign_chart(data.get("game_system"))
         level = Level.objects.filter(slug=data["level"]).first() if data.get("level") else None
         if chart is None or (level is None and data.get("level")):
             missing = data["chart"] if chart is None else data["level"]
@@ -243,13 +250,38 @@ class _Restore:
         if data.get("game_system") and data["game_system"] != system.slug:
             raise Invalid(_("This Muster has no chart or level “%(slug)s”.") % {"slug": data["game_system"]},
                           "backup_reference_missing")
-        dice = self._stream(f"tournament:{self.slug}:{uuid.uuid4().hex[:12]}", data["dice"])
+        self._check_campaign_system(system)
+        owner = f"campaign:{self.campaign_slug}" if self.campaign is not None else f"tournament:{self.slug}"
+        dice = self._stream(f"{owner}:{uuid.uuid4().hex[:12]}", data["dice"])
         fields = {k: v for k, v in data.items() if k != "game_system"}
         tournament = build(Tournament, {**fields, "slug": self.slug}, chart=chart, level=level,
                            game_system=system, dice=dice, created_by=self.account(data.get("created_by")))
         create_all(Tournament, [tournament])
         self._rolls([(dice, data["dice"])])
         return tournament
+
+    def _campaign_slugs(self) -> None:
+        """The campaign's address must be free; its event's follows a new one."""
+        try:
+            validate_slug(self.campaign_slug)
+        except ValidationError:
+            raise Invalid(_("“%(slug)s” is not a valid address: use letters, digits, hyphens and "
+                            "underscores.") % {"slug": self.campaign_slug}, "slug_invalid") from None
+        if Campaign.objects.filter(slug=self.campaign_slug).exists():
+            raise Conflict(_("A campaign with the address “%(slug)s” already exists: import it "
+                             "under another address.") % {"slug": self.campaign_slug}, "slug_taken")
+        if self.new_slug:
+            self.slug = _free_slug(Tournament, f"campaign-{self.new_slug}"[:70])
+
+    def _check_campaign_system(self, system: GameSystem) -> None:
+        """A campaign system's event comes with its campaign, and only such an event does."""
+        played_as_campaign = system.kind in NOT_FOR_EVENTS
+        if played_as_campaign and self.campaign is None:
+            raise Invalid(_("This export holds a campaign's event without its campaign: export the "
+                            "campaign again (“Whole campaign (JSON)”)."), "backup_campaign_missing")
+        if self.campaign is not None and not played_as_campaign:
+            raise Invalid(_("The export is damaged: it holds a campaign for an event of %(system)s.")
+                          % {"system": system.slug}, "backup_damaged")
 
     def _stream(self, key: str, data: Mapping[str, Any]) -> DiceStream:
         stream = DiceStream(key=key, seed=int(data["seed"]), next_sequence=int(data["next_sequence"]))
@@ -273,7 +305,7 @@ class _Restore:
 
     def _players(self, tournament: Tournament) -> None:
         rows = self.doc["players"]
-        _by_ref(rows)
+        distinct_refs(rows)
         players, holders = [], {}
         for data in rows:
             user = self.account(data.get("username"))
@@ -330,7 +362,7 @@ class _Restore:
                                        owner=self.account(v.get("owner"))))
                 chains.append((self.player(p["ref"]), lst, built, lst["versions"]))
         versions = [v for _p, _l, built, _d in chains for v in built]
-        _by_ref([d for *_rest, docs in chains for d in docs])
+        distinct_refs([d for *_rest, docs in chains for d in docs])
         create_all(ArmyList, versions)
         for _p, _l, built, _d in chains:
             for older, newer in zip(built, built[1:], strict=False):
@@ -357,12 +389,13 @@ class _Restore:
         rounds = [build(Round, r, tournament=tournament, mission=mission(r.get("mission")))
                   for r in rows]
         create_all(Round, rounds)
+        self.rounds = {r.number: r for r in rounds}
         clocks = [build(RoundClock, r["clock"], round=round_)
                   for round_, r in zip(rounds, rows, strict=True) if r.get("clock")]
         create_all(RoundClock, clocks)
         self.counts["round_clocks"] = len(clocks)
         docs = [(round_, g) for round_, r in zip(rounds, rows, strict=True) for g in r["games"]]
-        _by_ref([g for _r, g in docs])
+        distinct_refs([g for _r, g in docs])
         refs = self.refs()
         games = [self._game(round_, g, mission(g.get("mission")), refs) for round_, g in docs]
         create_all(Game, games)
@@ -372,7 +405,7 @@ class _Restore:
 
     def _reports(self, games: list[tuple[Game, Mapping[str, Any]]]) -> None:
         docs = [(game, rep) for game, g in games for rep in g["reports"]]
-        _by_ref([rep for _g, rep in docs])
+        distinct_refs([rep for _g, rep in docs])
         refs = self.refs()
         reports = [build(Report, {**rep, **event_refs.report_fields(refs, rep)}, game=game,
                          by_player_id=self.player(rep.get("by_player"), required=False),
@@ -415,7 +448,7 @@ class _Restore:
     def _awards(self, tournament: Tournament) -> None:
         """Awards and penalties, then their staff entries and the players' votes."""
         rows = self.doc.get("awards", [])
-        _by_ref(rows)
+        distinct_refs(rows)
         components = [build(ScoreComponent, c, tournament=tournament) for c in rows]
         create_all(ScoreComponent, components)
         self.ids["component"] = {int(c["ref"]): made.pk
@@ -433,8 +466,16 @@ class _Restore:
 
     def _audit(self, tournament: Tournament) -> None:
         refs = self.refs()
-        entries = [build(AuditEntry, {**e, "data": event_refs.audit_data(refs, e.get("data") or {})},
+        entries = [build(AuditEntry, {**e, "data": event_refs.entry_data(refs, e["action"],
+                                                                          e.get("data") or {})},
                          tournament=tournament, actor=self.account(e.get("actor")))
                    for e in self.doc["audit"]]
         create_all(AuditEntry, entries)
         self.counts["audit_entries"] = len(entries)
+
+
+def campaign_chart(system_slug: str | None) -> Chart | None:
+    """The campaign army chart a campaign's creation makes on demand, made here too for a
+    database that never had a campaign; None without its game system."""
+    system = GameSystem.objects.filter(slug=system_slug).first() if system_slug else None
+    return _chart(system) if system is not None else None

@@ -1,5 +1,7 @@
-"""Create an event from a JSON document written by ``export_event`` or the admin's export."""
+"""Create an event from a JSON document written by ``export_event`` or the admin's export; a
+campaign's document (``export_campaign``) brings its campaign along."""
 from pathlib import Path
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -9,13 +11,17 @@ from league.services import restore
 
 
 class Command(BaseCommand):
-    help = ("Import one event from its JSON export into this database, all or nothing. Accounts "
-            "are matched by username (none is created); an existing slug is refused unless "
-            "--slug gives another one.")
+    help = ("Import one event (or a campaign with its event) from its JSON export into this "
+            "database, all or nothing. Accounts are matched by username (none is created); an "
+            "existing slug is refused unless --slug gives another one (a campaign's: its event's "
+            "follows).")
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="the export (JSON)")
         parser.add_argument("--slug", help="import under this slug instead of the exported one")
+
+    def check_document(self, document: dict[str, Any]) -> None:
+        """What this command accepts beyond a readable export (every export here)."""
 
     def handle(self, *args, file: str, slug: str | None = None, **options):
         path = Path(file)
@@ -25,10 +31,17 @@ class Command(BaseCommand):
         except OSError as exc:
             raise CommandError(f"Cannot read {file}: {exc.strerror or exc}") from None
         try:
-            restored = restore.restore_event(SYSTEM, restore.read_document(data), slug=slug)
+            document = restore.read_document(data)
+            self.check_document(document)
+            restored = restore.restore_event(SYSTEM, document, slug=slug)
         except ServiceError as exc:
             raise CommandError(f"{exc} ({exc.code})") from None
         counts = ", ".join(f"{value} {key.replace('_', ' ')}" for key, value in restored.counts.items())
-        self.stdout.write(self.style.SUCCESS(f"Event “{restored.tournament.slug}” imported: {counts}."))
+        if restored.campaign is not None:
+            what = (f"Campaign “{restored.campaign.slug}” imported (its event: "
+                    f"“{restored.tournament.slug}”)")
+        else:
+            what = f"Event “{restored.tournament.slug}” imported"
+        self.stdout.write(self.style.SUCCESS(f"{what}: {counts}."))
         for warning in restored.warnings:
             self.stdout.write(self.style.WARNING(f"Warning: {warning}"))

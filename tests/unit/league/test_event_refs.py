@@ -103,3 +103,40 @@ def test_awards_in_the_audit_name_their_component_and_players():
     assert event_refs.audit_data(refs, entry)["after"] == {"value": 2, "reason": ""}
     assert event_refs.audit_data(refs, {"round": 1, "before": 5, "after": 6}) == {
         "round": 1, "before": 5, "after": 6}
+
+
+def campaign_refs() -> event_refs.Refs:
+    nothing = refs_for({}).game
+    return event_refs.Refs(player=refs_for({12: 1}).player, game=refs_for({30: 2}).game,
+                           report=nothing, army_list=nothing, user=lambda v: v,
+                           order=refs_for({50: 1, 51: 2}).player,
+                           battle=refs_for({70: 1}).player, score_entry=refs_for({90: 4}).player)
+
+
+def test_a_campaign_battle_names_its_attacks_and_an_unknown_one_is_an_error():
+    refs = campaign_refs()
+    assert event_refs.battle_fields(refs, {"attack_ids": [51, 50], "attackers": ["A"]}) == {
+        "attack_ids": [2, 1]}
+    with pytest.raises(event_refs.UnknownRef) as caught:
+        event_refs.battle_fields(refs, {"attack_ids": [52]})
+    assert caught.value.kind == "order"
+
+
+def test_campaign_audit_entries_name_orders_battles_and_ledger_lines():
+    refs = campaign_refs()
+    refused = {"campaign": "laitus", "order": 52, "reactions": [51, 53], "winner": "west",
+               "side": "east", "turn": 2}
+    assert event_refs.entry_data(refs, "campaign_order_refused", refused) == {
+        "campaign": "laitus", "order": None, "reactions": [2, None], "winner": "west",
+        "side": "east", "turn": 2}
+    generated = {"battles": [{"id": 70, "territory": "A", "game": 30},
+                             {"id": 70, "territory": "B", "game": None}]}
+    assert event_refs.entry_data(refs, "campaign_battles_generated", generated) == {
+        "battles": [{"id": 1, "territory": "A", "game": 2},
+                    {"id": 1, "territory": "B", "game": None}]}
+    added = {"player": 12, "user": "anne", "for_attack": None, "entry": 90, "battle": 70}
+    assert event_refs.entry_data(refs, "campaign_side_added", added) == {
+        "player": 1, "user": "anne", "for_attack": None, "entry": 4, "battle": 1}
+    # The same keys outside a campaign's actions follow the event's table ("winner": a player).
+    assert event_refs.entry_data(refs, "status_changed", {"winner": 12, "order": 50}) == {
+        "winner": 1, "order": 50}
