@@ -18,6 +18,7 @@ from league.campaign_serializers import (
     OtherSectorsSerializer,
     PlanetSerializer,
     ScoreSerializer,
+    detachment_spec,
 )
 from missions.api import REPORT, dice_record, entered_dice, refuse, start_roller
 
@@ -66,8 +67,7 @@ class ArmyValidateView(APIView):
     @extend_schema(request=ArmySerializer, responses={200: REPORT})
     def post(self, request):
         data = validated(ArmySerializer, request)
-        specs = [army.DetachmentSpec(d["name"], d["points"], d["kind"], d["supreme_commander"])
-                 for d in data["detachments"]]
+        specs = [detachment_spec(d) for d in data["detachments"]]
         report = army.validate_army(specs, data["faction"], data["army_points"])
         return Response({"valid": report.valid, "total_points": report.total_points,
                          "errors": problems(report.errors), "warnings": problems(report.warnings)})

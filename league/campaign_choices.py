@@ -20,6 +20,8 @@ from league.campaign.state import (
     ATTACK,
     ATTACKS_PHASE,
     FORTIFY,
+    INFILTRATION,
+    INFILTRATION_PHASE,
     MOVE,
     MOVES_PHASE,
     REACTION,
@@ -32,7 +34,8 @@ from league.campaign.state import (
 # group less one (to leave a major's guard, R10) and each one alone (the hasty attack, R28).
 ALL_SUBSETS_UP_TO = 3
 KINDS_BY_PHASE: Mapping[str, tuple[str, ...]] = {
-    MOVES_PHASE: (MOVE, FORTIFY), ATTACKS_PHASE: (ATTACK, REACTION)}
+    INFILTRATION_PHASE: (INFILTRATION,), MOVES_PHASE: (MOVE, FORTIFY),
+    ATTACKS_PHASE: (ATTACK, REACTION)}
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,10 @@ def _bonus_label(label: str, commander: str | None) -> str:
 
 def _candidates(state: CampaignState, side: str, kind: str) -> list[Order]:
     ready = _ready(state, side)
+    if kind == INFILTRATION:  # R25: an adjacent enemy territory, by a detachment with infiltrators
+        return [Order(side, INFILTRATION, (d.name,), d.location, to)
+                for d in ready if d.infiltrators
+                for to in sorted(grid.neighbours(d.location, state.adjacency))]
     if kind == MOVE:
         return [Order(side, MOVE, (d.name,), d.location, to)
                 for d in ready for to in sorted(grid.neighbours(d.location, state.adjacency))]
@@ -142,6 +149,9 @@ def order_label(order: Order) -> str:
         return _move_label(order)
     if order.kind == FORTIFY:
         return _("Fortify %(territory)s") % {"territory": order.to}
+    if order.kind == INFILTRATION:
+        return _("%(detachment)s infiltrates %(to)s from %(from)s") % {
+            "detachment": order.detachments[0], "from": order.from_, "to": order.to}
     if order.kind == ATTACK:
         return _("Attack %(from)s → %(to)s with %(detachments)s") % {
             "from": order.from_, "to": order.to, "detachments": ", ".join(order.detachments)}

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from league.campaign import map as grid
 from league.campaign_words import SIDES, word
@@ -72,8 +73,16 @@ class Drawing:
 
 
 def counter_label(counter: Mapping[str, Any]) -> str:
-    """R12: the detachment's name when the reader may see it, else the army's name only."""
-    return str(counter.get("detachment") or counter["army_name"])
+    """R12: the detachment's name when the reader may see it, else the army's name only, with
+    the war engines an infiltration showed (R25 on a 5)."""
+    label = str(counter.get("detachment") or counter["army_name"])
+    engines = counter.get("war_engines")
+    if engines is not None:
+        label += " — " + (ngettext("%(count)s war engine", "%(count)s war engines", len(engines))
+                          % {"count": len(engines)})
+        if engines:
+            label += ": " + ", ".join(e["type"] or e["name"] for e in engines)
+    return label
 
 
 def _star(cx: float, cy: float, outer: float = 13, inner: float = 5.5) -> str:

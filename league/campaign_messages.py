@@ -27,7 +27,7 @@ MESSAGES = {
     "detachment_not_on_map": _("“%(detachment)s” is not on the map."),
     "air_mission_required": _("“%(detachment)s” is an air detachment: it acts through an air mission."),
     "detachment_not_in_territory": _("“%(detachment)s” is not in territory %(territory)s."),
-    "single_detachment_required": _("Each move and each reaction takes exactly one detachment."),
+    "single_detachment_required": _("Each move, reaction and infiltration takes exactly one detachment."),
     "not_adjacent": _("Territories %(from)s and %(to)s are not adjacent."),
     "line_requirement": _(
         "To attack %(territory)s you need troops in the defender's line %(line)s first."
@@ -57,6 +57,13 @@ MESSAGES = {
     "reaction_source_not_adjacent": _(
         "Reacting detachments come from a territory next to %(to)s or in its line; %(from)s is neither."
     ),
+    # Infiltration (R25).
+    "not_infiltrator": _("“%(detachment)s” has no unit tagged infiltrator: it cannot infiltrate."),
+    "infiltration_not_adjacent": _(
+        "Infiltration goes from a territory adjacent to its target; %(from)s and %(to)s are not adjacent."
+    ),
+    "mission_already_used": _("“%(detachment)s” has already infiltrated this turn."),
+    "infiltration_phase_closed": _("Infiltrations are resolved while the infiltration phase is open; now: %(phase)s."),
     # Placement and start (R10, R11, R13).
     "airborne_starts_off_map": _("“%(detachment)s” is airborne: it starts off the map and lands later."),
     "detachment_already_placed": _("“%(detachment)s” is already on the map."),

@@ -94,6 +94,10 @@ class CampaignDetachment(models.Model):
     location = models.CharField(_("territory"), max_length=2, blank=True)
     destroyed = models.BooleanField(_("destroyed"), default=False)
     placed_order = models.PositiveSmallIntegerField(_("placed as"), null=True, blank=True)
+    # [{"name", "type", "points", "tags": [infiltrator | flak | war_engine | vehicle]}]
+    units = models.JSONField(_("units"), default=list, blank=True)
+    # G22: infiltrator units captured by the enemy (R25 on a 1), gone for the whole campaign.
+    captured_units = models.JSONField(_("captured units"), default=list, blank=True)
 
     class Meta:
         verbose_name = _("campaign detachment")
@@ -118,6 +122,8 @@ class CampaignTurn(models.Model):
     phase = models.CharField(_("phase"), max_length=12, blank=True)
     initiative = models.JSONField(_("phase initiative"), default=dict, blank=True)
     report = models.JSONField(_("turn report"), default=dict, blank=True)
+    # R25: each resolved infiltration, its dice and what they revealed or captured (names).
+    infiltrations = models.JSONField(_("infiltrations"), default=list, blank=True)
     opened_at = models.DateTimeField(_("opened"), auto_now_add=True)
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
 
@@ -193,12 +199,17 @@ class CampaignBattle(models.Model):
 
 
 class CampaignReveal(models.Model):
-    """R12: an enemy detachment the side ``to_side`` has seen (by battle; infiltration later)."""
+    FULL, WAR_ENGINES = "full", "war_engines"  # what the enemy sees: the name needs FULL
+
+    """R12: an enemy detachment the side ``to_side`` has seen: ``full`` (its name and sheet: by
+    battle, by infiltration on a 6, or its infiltrators captured) or ``war_engines`` only (R25 on
+    a 5: the number and type of its war engines, not its name)."""
 
     detachment = models.ForeignKey(CampaignDetachment, on_delete=models.CASCADE,
                                    related_name="reveals")
     to_side = models.CharField(_("seen by"), max_length=4, choices=SIDE_CHOICES)
     source = models.CharField(_("how"), max_length=20, default="battle")
+    level = models.CharField(_("what is seen"), max_length=12, default="full")
     turn = models.PositiveSmallIntegerField(_("turn"))
 
     class Meta:

@@ -39,6 +39,7 @@ from league.campaign_models import (
 )
 from league.campaign_setup_page import Typed, setup_context
 from league.campaign_words import (
+    INFILTRATION_OUTCOMES,
     KINDS,
     PLANETS,
     RELOCATIONS,
@@ -50,7 +51,7 @@ from league.campaign_words import (
     word,
 )
 from league.models import Game, Report
-from league.services import campaign_battles, campaign_reads
+from league.services import campaign_battles, campaign_infiltrations, campaign_reads
 from league.services.campaigns import current_turn, side_of_actor, state_of
 
 OPEN = (Report.Status.REPORTED, Report.Status.DISPUTED)
@@ -86,7 +87,8 @@ def reader_of(actor: Actor, campaign: Campaign) -> Reader:
     side = side_of_actor(actor, campaign)
     if side is None:
         return Reader(actor, None)
-    seen = CampaignReveal.objects.filter(detachment__side__campaign=campaign, to_side=side.side)
+    seen = CampaignReveal.objects.filter(detachment__side__campaign=campaign, to_side=side.side,
+                                         level=CampaignReveal.FULL)
     return Reader(actor, side, frozenset(seen.values_list("detachment__name", flat=True)))
 
 
@@ -123,21 +125,27 @@ def my_army(side: CampaignSide) -> list[DetachmentRow]:
     rows = list(side.detachments.all())
     seen: dict[int, list[str]] = {}
     for reveal in CampaignReveal.objects.filter(detachment__side=side).order_by("turn"):
+        text = (_("seen %(how)s, turn %(turn)s") if reveal.level == CampaignReveal.FULL
+                else _("its war engines seen %(how)s, turn %(turn)s"))
         seen.setdefault(reveal.detachment_id, []).append(
-            _("seen %(how)s, turn %(turn)s") % {"how": word(REVEAL_SOURCES, reveal.source),
-                                                "turn": reveal.turn})
+            text % {"how": word(REVEAL_SOURCES, reveal.source), "turn": reveal.turn})
     return [DetachmentRow(r, word(KINDS, r.kind), _where(r), seen.get(r.pk, [])) for r in rows]
 
 
 def revealed_enemies(reader: Reader, campaign: Campaign) -> list[dict[str, Any]]:
-    """The enemy detachments the reader has seen, with how and when (R12, R25)."""
+    """The enemy detachments the reader has seen whole, with how and when and their sheet's
+    units (R12, R25 on a 6); a detachment whose war engines only were seen stays on the map as
+    an army name with its war engines."""
     if reader.side is None:
         return []
     rows = CampaignReveal.objects.filter(
-        detachment__side__campaign=campaign, to_side=reader.side.side).select_related(
-        "detachment").order_by("turn", "detachment__position")
+        detachment__side__campaign=campaign, to_side=reader.side.side,
+        level=CampaignReveal.FULL).select_related("detachment").order_by(
+        "turn", "detachment__position")
     return [{"name": r.detachment.name, "how": word(REVEAL_SOURCES, r.source), "turn": r.turn,
-             "where": _where(r.detachment)} for r in rows]
+             "where": _where(r.detachment),
+             "units": ", ".join(u.get("name", "") for u in r.detachment.units or [])}
+            for r in rows]
 
 
 # Allowances and orders ------------------------------------------------------------------------
@@ -155,9 +163,12 @@ def order_forms(state: CampaignState, side: CampaignSide, army: Sequence[Detachm
                 ) -> list[dict[str, Any]]:
     """One form per kind of the open phase, offering only what ``check_order`` accepts."""
     ids = {d.row.name: d.row.pk for d in army}
-    titles = {"move": _("Move a detachment"), "fortify": _("Fortify a territory"),
+    titles = {"infiltration": _("Infiltrate an enemy territory"), "move": _("Move a detachment"), "fortify": _("Fortify a territory"),
               "attack": _("Attack"), "reaction": _("React to an attack")}
     helps = {
+        "infiltration": _("A detachment with infiltrator units looks into an adjacent enemy "
+                          "territory: one die per enemy detachment there, 6 shows its sheet, "
+                          "5 its war engines, 1 loses the infiltrators and shows your detachment."),
         "move": _("Into an adjacent territory you hold."),
         "fortify": _("Uses one move; the territory is fortified if you still hold it at the end of the turn."),
         "attack": _("Detachments of one territory attack one adjacent enemy territory."),
@@ -177,6 +188,42 @@ def attacks_against(state: CampaignState, side: str) -> list[dict[str, Any]]:
     """Enemy attacks declared this turn against the reader: territories only (R12)."""
     return [{"id": a.id, "from": a.order.from_, "to": a.order.to}
             for a in state.accepted(grid.enemy(side), (ATTACK,))]
+
+
+# Infiltrations (R25) ----------------------------------------------------------------------------
+
+def _die_line(die: Mapping[str, Any]) -> str:
+    text = f"{die['die']}: {word(INFILTRATION_OUTCOMES, die['outcome'])}"
+    if die.get("target"):
+        text += f" — {die['target']}"
+    if die.get("units"):
+        text += " (" + ", ".join(u["name"] for u in die["units"]) + ")"
+    if die.get("war_engines"):
+        text += " (" + ", ".join(f"{u['name']}, {u['type']}" if u.get("type") else u["name"]
+                                 for u in die["war_engines"]) + ")"
+    return text
+
+
+def infiltration_lines(turn: CampaignTurn, reader: Reader) -> list[dict[str, Any]]:
+    """The turn's resolved infiltrations as the reader may read them (R12: the API's
+    ``GET …/turns/{n}/infiltrations/``): their own dice and what they saw; the enemy's dice
+    against their own detachments, and the enemy detachment only when its infiltrators were
+    captured."""
+    if not reader.insider:
+        return []
+    viewer = None if reader.side is None else reader.side.side
+    out = []
+    for entry in campaign_infiltrations.seen_results(turn, viewer):
+        words = {"to": entry["to"], "from": entry["from"], "detachment": entry["detachment"]}
+        if viewer is None or entry["side"] == viewer:
+            title = _("%(detachment)s infiltrates %(to)s from %(from)s") % words
+        elif entry["detachment"]:
+            title = _("Enemy infiltration of %(to)s from %(from)s by %(detachment)s") % words
+        else:
+            title = _("Enemy infiltration of %(to)s from %(from)s") % words
+        out.append({"title": title, "dice": [_die_line(d) for d in entry["dice"]],
+                    "captured": ", ".join(u["name"] for u in entry["captured"])})
+    return out
 
 
 # Battles --------------------------------------------------------------------------------------
@@ -328,6 +375,7 @@ def turn_reports(campaign: Campaign, reader: Reader, public: Mapping[str, Any]
             "isolated": report.get("isolated_next_turn", []), "sectors": sectors,
             "moves": moves, "scores": {word(SIDES, s): v for s, v in report.get("scores", {}).items()},
             "initiative": initiative_lines(turn, public),
+            "infiltrations": infiltration_lines(turn, reader),
             "victory": (_("%(side)s wins: %(reason)s.") % {
                 "side": side_label(public, victory["side"]),
                 "reason": word(VICTORY_REASONS, victory["reason"])}) if victory else "",
@@ -363,6 +411,7 @@ def page_context(actor: Actor, campaign: Campaign, typed: Typed | None = None) -
     state = state_of(campaign, turn) if turn is not None else None
     if turn is not None:
         context["initiative"] = initiative_lines(turn, public)
+        context["infiltrations"] = infiltration_lines(turn, reader)
     if reader.side is None:
         return context
     army = my_army(reader.side)

@@ -1,7 +1,14 @@
 """Request shapes of the Epic 40,000 stateless tools (api-v1-systems "Epic 40,000 campaigns")."""
 from rest_framework import serializers
 
-from league.campaign.army import ARMY_POINTS, GROUND, KINDS
+from league.campaign.army import (
+    ARMY_POINTS,
+    GROUND,
+    KINDS,
+    UNIT_TAGS,
+    DetachmentSpec,
+    unit_from_dict,
+)
 from league.campaign.map import SIDES
 from league.campaign.tools import ON_EIGHT_ASK, ON_EIGHT_CHOICES
 from missions.serializers import DiceField, SeedField
@@ -22,11 +29,32 @@ class PlanetSerializer(serializers.Serializer):
     dice = DiceField()
 
 
+MAX_UNITS = 200  # per detachment
+
+
+class UnitSerializer(serializers.Serializer):
+    """One unit of a detachment's sheet; its tags feed the seed's gates (R21 Flak, R25
+    infiltrators and war engines, R13 vehicles)."""
+
+    name = serializers.CharField(max_length=200)
+    type = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    points = serializers.IntegerField(required=False, allow_null=True, default=None, **POINTS)
+    tags = serializers.ListField(child=serializers.ChoiceField(choices=UNIT_TAGS),
+                                 max_length=len(UNIT_TAGS), default=list)
+
+
 class DetachmentSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200)
     points = serializers.IntegerField(**POINTS)
     kind = serializers.ChoiceField(choices=KINDS, default=GROUND)
     supreme_commander = serializers.BooleanField(default=False)
+    units = UnitSerializer(many=True, required=False, max_length=MAX_UNITS)
+
+
+def detachment_spec(data) -> DetachmentSpec:
+    """A validated ``DetachmentSerializer`` row as the engine's detachment."""
+    return DetachmentSpec(data["name"], data["points"], data["kind"], data["supreme_commander"],
+                          tuple(unit_from_dict(u) for u in data.get("units", ())))
 
 
 class ArmySerializer(serializers.Serializer):

@@ -11,15 +11,16 @@ from rest_framework.views import APIView
 
 from config.api_errors import validated
 from league.audit import Actor
-from league.campaign.army import DetachmentSpec
 from league.campaign_api import problems
 from league.campaign_models import Campaign
+from league.campaign_serializers import detachment_spec
 from league.campaign_state_serializers import (
     ArmyBodySerializer,
     CampaignCreateSerializer,
     CampaignSideSerializer,
     ChoicesSerializer,
     CloseSerializer,
+    InfiltrationsBodySerializer,
     InitiativeBodySerializer,
     MajorsSerializer,
     OrderSerializer,
@@ -33,6 +34,7 @@ from league.campaign_state_serializers import (
 from league.errors import Invalid
 from league.services import (
     campaign_battles,
+    campaign_infiltrations,
     campaign_reads,
     campaign_surrender,
     campaign_turns,
@@ -106,8 +108,7 @@ class ArmyView(APIView):
         campaign = campaign_for(slug)
         campaigns.check_side_access(actor, campaign, side)
         data = validated(ArmyBodySerializer, request)
-        specs = [DetachmentSpec(d["name"], d["points"], d["kind"], d["supreme_commander"])
-                 for d in data["detachments"]]
+        specs = [detachment_spec(d) for d in data["detachments"]]
         report, saved = campaigns.set_army(actor, campaign, side, specs)
         return Response({"valid": report.valid, "total_points": report.total_points,
                          "errors": problems(report.errors), "warnings": problems(report.warnings),
@@ -212,6 +213,28 @@ class OrdersView(APIView):
                         status=status.HTTP_201_CREATED)
 
 
+class InfiltrationsView(APIView):
+    """POST (staff): resolve the open infiltration phase's orders (R25) → ``{"infiltrations",
+    "dice_log"}``. GET (participants, staff): the turn's results as the reader may see them
+    (R12: each side its own outcomes and what concerns it)."""
+
+    @extend_schema(request=InfiltrationsBodySerializer, responses=ANSWER)
+    def post(self, request, slug: str, number: int):
+        actor = signed_in(request)
+        campaign = campaign_for(slug)
+        campaigns.require_staff(actor)
+        dice = validated(InfiltrationsBodySerializer, request).get("dice")
+        return Response(campaign_infiltrations.resolve_infiltrations(actor, campaign, number, dice))
+
+    @extend_schema(responses=ANSWER)
+    def get(self, request, slug: str, number: int):
+        actor = signed_in(request)
+        campaign = campaign_for(slug)
+        viewer = campaign_reads.viewer_side(actor, campaign)
+        turn = campaign_turns.turn_of(campaign, number)
+        return Response({"infiltrations": campaign_infiltrations.seen_results(turn, viewer)})
+
+
 class BattlesView(APIView):
     """POST (staff): generate the turn's battles. GET (participants, staff): their sheets."""
 
@@ -292,6 +315,8 @@ urlpatterns = [
     path("<slug:slug>/turns/<int:number>/initiative/", InitiativeView.as_view(),
          name="api-campaign-initiative"),
     path("<slug:slug>/turns/<int:number>/orders/", OrdersView.as_view(), name="api-campaign-orders"),
+    path("<slug:slug>/turns/<int:number>/infiltrations/", InfiltrationsView.as_view(),
+         name="api-campaign-infiltrations"),
     path("<slug:slug>/turns/<int:number>/battles/", BattlesView.as_view(),
          name="api-campaign-battles"),
     path("<slug:slug>/turns/<int:number>/close/", CloseView.as_view(), name="api-campaign-close"),

@@ -111,6 +111,13 @@ class InitiativeBodySerializer(serializers.Serializer):
     dice = DiceField()
 
 
+class InfiltrationsBodySerializer(serializers.Serializer):
+    """R25: the infiltration dice thrown at the table, one D6 per enemy detachment in each
+    target, orders in the order they were accepted (left out: the server rolls)."""
+
+    dice = DiceField()
+
+
 class OrderSerializer(serializers.Serializer):
     """One order; ``from`` is a Python keyword, so the field is added by name."""
 

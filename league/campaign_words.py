@@ -34,6 +34,7 @@ SCORE_KINDS: Mapping[str, str] = {
 }
 
 ORDER_KINDS: Mapping[str, str] = {
+    "infiltration": _("infiltration"),
     "move": _("move"),
     "fortify": _("fortification"),
     "attack": _("attack"),
@@ -56,6 +57,14 @@ REVEAL_SOURCES: Mapping[str, str] = {
     "battle": _("in battle"),
     "infiltration": _("by infiltration"),
     "capture": _("captured infiltrators"),
+}
+
+# R25: what one infiltration die did (league/campaign/air.py outcomes).
+INFILTRATION_OUTCOMES: Mapping[str, str] = {
+    "full_sheet": _("full sheet seen"),
+    "war_engines": _("war engines seen"),
+    "none": _("nothing seen"),
+    "captured": _("infiltrators captured"),
 }
 
 KINDS: Mapping[str, str] = {"ground": _("ground"), "air": _("air"), "airborne": _("airborne")}

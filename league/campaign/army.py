@@ -13,6 +13,28 @@ MAX_SUPREME_COMMANDERS = 1  # R3: « pas plus d'un détachement de ce type »
 # R3: « (sauf dans le cas des armées Tyranide et Eldar) »; G25: no limit, a warning instead.
 # Editable data: the faction slugs the exception covers.
 SUPREME_COMMANDER_EXCEPTIONS: frozenset[str] = frozenset({"tyranids", "tyranid", "eldar"})
+# The unit tags the seed's gates read: R25 infiltrators, R21 Flak, R25 war engines, R13 vehicles.
+INFILTRATOR, FLAK, WAR_ENGINE, VEHICLE = "infiltrator", "flak", "war_engine", "vehicle"
+UNIT_TAGS = (INFILTRATOR, FLAK, WAR_ENGINE, VEHICLE)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One unit of a detachment's sheet; only its tags matter to the campaign's rules."""
+
+    name: str
+    type: str = ""
+    points: int | None = None
+    tags: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tags", frozenset(self.tags))
+        unknown = self.tags - set(UNIT_TAGS)
+        if unknown:
+            raise ValueError(f"unknown unit tags {sorted(unknown)}")
+
+    def has(self, tag: str) -> bool:
+        return tag in self.tags
 
 
 @dataclass(frozen=True)
@@ -21,10 +43,12 @@ class DetachmentSpec:
     points: int
     kind: str = GROUND
     supreme_commander: bool = False
+    units: tuple[Unit, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}")
+        object.__setattr__(self, "units", tuple(self.units))
 
 
 @dataclass(frozen=True)
@@ -67,3 +91,17 @@ def validate_army(
         if count > 1:
             errors.append(Problem("detachment_name_duplicate", {"name": name}))
     return ArmyReport(total, tuple(errors), tuple(warnings))
+
+
+def unit_from_dict(data: Mapping[str, object]) -> Unit:
+    """A unit as the API and the detachment's JSON column hold it."""
+    points = data.get("points")
+    return Unit(str(data["name"]), str(data.get("type") or ""),
+                None if points is None else int(points),  # type: ignore[call-overload]
+                frozenset(data.get("tags") or ()))  # type: ignore[arg-type]
+
+
+def unit_dict(unit: Unit) -> dict[str, object]:
+    """The stored shape; tags in UNIT_TAGS order so the JSON reads the same every time."""
+    return {"name": unit.name, "type": unit.type, "points": unit.points,
+            "tags": [tag for tag in UNIT_TAGS if tag in unit.tags]}

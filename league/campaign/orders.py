@@ -1,5 +1,5 @@
-"""Checking and applying one order (moves, fortification, attacks, reactions: R9–R10, R16,
-R26–R29, R34 with G4, G6–G10, G28).
+"""Checking and applying one order (infiltration, moves, fortification, attacks, reactions:
+R9–R10, R16, R25–R29, R34 with G4, G6–G10, G28).
 
 ``check_order`` answers accepted (with the bonus used) or one refusal code with its params, the
 first rule the order breaks in a fixed order: phase, territories, detachments, then the rules of
@@ -25,6 +25,7 @@ from league.campaign.map import (
 from league.campaign.state import (
     ATTACK,
     FORTIFY,
+    INFILTRATION,
     MOVE,
     ORDER_PHASE,
     REACTION,
@@ -142,6 +143,8 @@ def _check(state: CampaignState, order: Order) -> tuple[str | None, str | None]:
                 territory(code)
             except UnknownTerritory:
                 raise _Refuse("territory_unknown", territory=str(code)) from None
+    if order.kind == INFILTRATION:
+        return _infiltration(state, order)
     if order.kind == FORTIFY:
         return _fortify(state, order)
     if order.kind == MOVE:
@@ -212,6 +215,26 @@ def _move(state: CampaignState, order: Order) -> tuple[str | None, str | None]:
         raise _Refuse("move_into_enemy", territory=to)
     _check_major_guard(state, order.side, origin, {det.name})
     return _allowance(state, order.side, MOVE, territory(origin).col, bonus_allowed=True)
+
+
+def _infiltration(state: CampaignState, order: Order) -> tuple[str | None, str | None]:
+    """R25: a ground detachment with at least one infiltrator unit, from a territory adjacent
+    to the enemy territory it infiltrates; R20 read for ground detachments too: one infiltration
+    per detachment per turn. It uses no move, attack or reaction and commits nobody (G10)."""
+    _single(order)
+    (det,), origin = _own(state, order)
+    to = _target(order)
+    if origin in state.isolated:  # as for moves: R34 leaves isolated detachments only one attack
+        raise _Refuse("detachment_isolated", detachment=det.name, territory=origin)
+    if not det.infiltrators:
+        raise _Refuse("not_infiltrator", detachment=det.name)
+    if state.control[to] == order.side:
+        raise _Refuse("target_friendly", territory=to)
+    if not adjacent(origin, to, state.adjacency):  # R25 « à partir d'un territoire adjacent »
+        raise _Refuse("infiltration_not_adjacent", **{"from": origin, "to": to})
+    if any(det.name in a.order.detachments for a in state.accepted(order.side, (INFILTRATION,))):
+        raise _Refuse("mission_already_used", detachment=det.name)
+    return None, None
 
 
 def _fortify(state: CampaignState, order: Order) -> tuple[str | None, str | None]:

@@ -6,15 +6,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
-from league.campaign.army import AIR, GROUND, KINDS
+from league.campaign.army import AIR, GROUND, INFILTRATOR, KINDS, Unit
 from league.campaign.map import ORTHOGONAL, SIDES, home_control, territory
 
 MOVE, FORTIFY, ATTACK, REACTION = "move", "fortify", "attack", "reaction"
-ORDER_KINDS = (MOVE, FORTIFY, ATTACK, REACTION)
-MOVES_PHASE, ATTACKS_PHASE = "moves", "attacks"
-# Contract: orders are accepted only in the open phase; R18 puts moves (step 3) before
-# attacks and reactions (step 4).
+INFILTRATION = "infiltration"
+ORDER_KINDS = (INFILTRATION, MOVE, FORTIFY, ATTACK, REACTION)
+INFILTRATION_PHASE, MOVES_PHASE, ATTACKS_PHASE = "infiltration", "moves", "attacks"
+# Contract: orders are accepted only in the open phase; R18 puts infiltration (step 2) before
+# moves (step 3), then attacks and reactions (step 4).
 ORDER_PHASE: Mapping[str, str] = {
+    INFILTRATION: INFILTRATION_PHASE,
     MOVE: MOVES_PHASE, FORTIFY: MOVES_PHASE, ATTACK: ATTACKS_PHASE, REACTION: ATTACKS_PHASE,
 }
 SUPREME_COMMANDER_BONUS = "supreme_commander"
@@ -32,6 +34,7 @@ class Detachment:
     supreme_commander: bool = False
     location: str | None = None
     destroyed: bool = False
+    units: tuple[Unit, ...] = ()
 
     def __post_init__(self) -> None:
         if self.side not in SIDES:
@@ -40,6 +43,12 @@ class Detachment:
             raise ValueError(f"kind must be one of {KINDS}")
         if self.location is not None:
             territory(self.location)
+        object.__setattr__(self, "units", tuple(self.units))
+
+    @property
+    def infiltrators(self) -> tuple[Unit, ...]:
+        """R25: the units that may infiltrate (« unités infiltrateurs »)."""
+        return tuple(u for u in self.units if u.has(INFILTRATOR))
 
     @property
     def on_map(self) -> bool:

@@ -57,9 +57,12 @@ def _reveal(campaign: Campaign, turn: CampaignTurn, fight: Battle) -> None:
                 fight.defender: fight.defender_deployed + fight.defender_reserves}
     for side, names in fighting.items():
         for det in sides[side].detachments.filter(name__in=names):
-            CampaignReveal.objects.get_or_create(
+            seen, created = CampaignReveal.objects.get_or_create(
                 detachment=det, to_side=enemy(side),
                 defaults={"source": "battle", "turn": turn.number})
+            if not created and seen.level != CampaignReveal.FULL:  # only its war engines (R25)
+                seen.level, seen.source, seen.turn = CampaignReveal.FULL, "battle", turn.number
+                seen.save(update_fields=["level", "source", "turn"])
 
 
 def _create(campaign: Campaign, turn: CampaignTurn, fight: Battle, table: int | None

@@ -55,7 +55,8 @@ def _turn(campaign: Campaign, number: str) -> CampaignTurn | None:
 def _readers(campaign: Campaign, sides: Mapping[str, CampaignSide]) -> dict[str, Reader]:
     """Each side's eyes (R12): its own names, and the enemy names revealed to it (one query)."""
     seen: dict[str, set[str]] = {side: set() for side in grid.SIDES}
-    rows = CampaignReveal.objects.filter(detachment__side__campaign=campaign).values_list(
+    rows = CampaignReveal.objects.filter(detachment__side__campaign=campaign,
+                                         level=CampaignReveal.FULL).values_list(
         "to_side", "detachment__name")
     for to_side, name in rows:
         seen[to_side].add(name)

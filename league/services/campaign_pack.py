@@ -111,7 +111,8 @@ class BothPlayers(Reader):
 
 
 def both_players(campaign: Campaign) -> BothPlayers:
-    seen = CampaignReveal.objects.filter(detachment__side__campaign=campaign).values_list(
+    seen = CampaignReveal.objects.filter(detachment__side__campaign=campaign,
+                                         level=CampaignReveal.FULL).values_list(
         "detachment__side__side", "detachment__name")
     return BothPlayers(Actor(), None, seen=frozenset(seen))
 

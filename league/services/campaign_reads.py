@@ -37,9 +37,25 @@ def viewer_side(actor: Actor, campaign: Campaign) -> str | None:
 
 
 def revealed_to(campaign: Campaign, side: str) -> frozenset[int]:
-    """R12: the enemy detachments ``side`` has seen (by battle or infiltration)."""
-    return frozenset(CampaignReveal.objects.filter(
-        detachment__side__campaign=campaign, to_side=side).values_list("detachment_id", flat=True))
+    """R12: the enemy detachments ``side`` has seen whole (by battle or infiltration)."""
+    return frozenset(seen_by(campaign, side)[CampaignReveal.FULL])
+
+
+def seen_by(campaign: Campaign, side: str) -> dict[str, set[int]]:
+    """The ids of the enemy detachments ``side`` has seen, by level: ``full`` (name and sheet)
+    or ``war_engines`` only (R25 on a 5)."""
+    out: dict[str, set[int]] = {CampaignReveal.FULL: set(), CampaignReveal.WAR_ENGINES: set()}
+    rows = CampaignReveal.objects.filter(detachment__side__campaign=campaign, to_side=side)
+    for pk, level in rows.values_list("detachment_id", "level"):
+        out.setdefault(level, set()).add(pk)
+    return out
+
+
+def war_engine_units(row: CampaignDetachment) -> list[dict[str, Any]]:
+    """R25 on a 5: « combien de machines de guerre … et de quel type »: the units tagged
+    war_engine, by name and type, and nothing else of the sheet."""
+    return [{"name": u.get("name", ""), "type": u.get("type", "")} for u in row.units or []
+            if "war_engine" in (u.get("tags") or [])]
 
 
 def shown_name(row: CampaignDetachment, viewer: str | None, revealed: frozenset[int]) -> str | None:
@@ -61,16 +77,25 @@ PUBLIC = "public"
 
 def map_seen_by(campaign: Campaign, viewer: str | None) -> list[dict[str, Any]]:
     """The 18 territories as ``viewer`` sees them: None (staff) everything, a side its own
-    names and the enemy ones revealed to it, ``PUBLIC`` army names only (R12)."""
-    revealed = revealed_to(campaign, viewer) if viewer in grid.SIDES else frozenset()
+    names and the enemy ones revealed to it, ``PUBLIC`` army names only (R12).
+
+    An enemy counter whose war engines an infiltration showed (R25 on a 5) keeps its army name
+    only (``detachment`` null) and adds ``"war_engines": [{"name", "type"}]``: the player learns
+    how many war engines and of which type stand there, not which detachment it is."""
+    levels = seen_by(campaign, viewer) if viewer in grid.SIDES else {}
+    revealed = frozenset(levels.get(CampaignReveal.FULL, ()))
+    engines_only = levels.get(CampaignReveal.WAR_ENGINES, set()) - revealed
     control = control_of(campaign)
     majors = {code for row in campaign.sides.all() for code in row.majors}
     rows = CampaignDetachment.objects.filter(side__campaign=campaign, destroyed=False).exclude(
         location="").select_related("side").order_by("-side__side", "position", "pk")
     counters: dict[str, list[dict[str, Any]]] = {code: [] for code in grid.CODES}
     for row in rows:
-        counters[row.location].append({"side": row.side.side, "army_name": row.side.army_name,
-                                       "detachment": shown_name(row, viewer, revealed)})
+        counter = {"side": row.side.side, "army_name": row.side.army_name,
+                   "detachment": shown_name(row, viewer, revealed)}
+        if row.pk in engines_only:
+            counter["war_engines"] = war_engine_units(row)
+        counters[row.location].append(counter)
     fortified, isolated = set(campaign.fortified), set(campaign.isolated)
     return [{"code": code, "home_side": t.home_side, "line": t.line, "major": code in majors,
              "controller": control[code], "fortified": code in fortified,
@@ -128,4 +153,5 @@ def army_view(owner: CampaignSide) -> dict[str, Any]:
     return {"side": owner.side, "detachments": [
         {"name": d.name, "points": d.points, "kind": d.kind,
          "supreme_commander": d.supreme_commander, "territory": d.location or None,
-         "destroyed": d.destroyed} for d in owner.detachments.all()]}
+         "destroyed": d.destroyed, "units": list(d.units or []),
+         "captured_units": list(d.captured_units or [])} for d in owner.detachments.all()]}

@@ -19,7 +19,7 @@ from league.campaign import map as grid
 from league.campaign import turn as engine
 from league.campaign.orders import OrderRefused, apply_order
 from league.campaign.scoring import OTHER_SECTORS, Victory
-from league.campaign.state import MOVE, REACTION, Order
+from league.campaign.state import INFILTRATION_PHASE, MOVE, REACTION, Order
 from league.campaign.tools import PHASES, phase_initiative
 from league.campaign_models import (
     Campaign,
@@ -33,6 +33,7 @@ from league.models import Round, Tournament
 from league.services import notices
 from league.services.campaign_battles import battle_results
 from league.services.campaign_dice import ENTERED, SERVER, throw
+from league.services.campaign_infiltrations import before_next_phase
 from league.services.campaigns import (
     acting_side,
     army_points_of,
@@ -74,6 +75,8 @@ def roll_initiative(actor: Actor, campaign: Campaign, number: int, phase: str,
     if PHASES.index(phase) <= _phase_index(turn.phase):
         raise Conflict(_("That phase is open or over; phases open in order: air, infiltration, "
                          "moves, attacks."), "phase_order")
+    if PHASES.index(phase) > PHASES.index(INFILTRATION_PHASE):
+        before_next_phase(actor, row, turn, dice)  # R25: infiltration results come first
     values = {side: owner.strategic_value for side, owner in sides_of(row).items()}
     thrown = throw(row, actor, lambda roller: phase_initiative(roller, phase, values), dice)
     rolls = [{"side": r.actor, "die": r.total, "modifier": values[r.actor],

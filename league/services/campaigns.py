@@ -22,7 +22,14 @@ from armylists.models import Chart, GameSystem
 from league.audit import Actor, record
 from league.campaign import map as grid
 from league.campaign import tools
-from league.campaign.army import AIRBORNE, ArmyReport, DetachmentSpec, validate_army
+from league.campaign.army import (
+    AIRBORNE,
+    ArmyReport,
+    DetachmentSpec,
+    unit_dict,
+    unit_from_dict,
+    validate_army,
+)
 from league.campaign.battles import ENEMY_FORCE
 from league.campaign.placement import first_to_place, placement_refusal, unguarded_majors
 from league.campaign.scoring import EVERY_TURN_HELD, OTHER_SECTORS_TABLE
@@ -177,7 +184,8 @@ def accepted_order(row: CampaignOrder) -> AcceptedOrder:
 
 def engine_detachment(row: CampaignDetachment) -> Detachment:
     return Detachment(row.name, row.side.side, row.points, row.kind, row.supreme_commander,
-                      row.location or None, row.destroyed)
+                      row.location or None, row.destroyed,
+                      tuple(unit_from_dict(u) for u in row.units or ()))
 
 
 def state_of(campaign: Campaign, turn: CampaignTurn | None = None) -> CampaignState:
@@ -338,7 +346,8 @@ def set_army(actor: Actor, campaign: Campaign, side: str,
         owner.detachments.all().delete()
         CampaignDetachment.objects.bulk_create([
             CampaignDetachment(side=owner, name=d.name, points=d.points, kind=d.kind,
-                               supreme_commander=d.supreme_commander, position=index)
+                               supreme_commander=d.supreme_commander, position=index,
+                               units=[unit_dict(u) for u in d.units])
             for index, d in enumerate(detachments)])
     record(actor, "campaign_army_set", row.tournament, owner,
            {"campaign": row.slug, "side": side, "saved": report.valid,

@@ -231,7 +231,7 @@ def test_battles_report_choices_and_close(game, people, staff, run, mailoutbox):
     report(run, people, "west", battle, "attacker", swept=["Big Gunz"])
     (message,) = mailoutbox
     assert message.to == [EAST]
-    assert message.subject == "[Laïtus Prime] Turn 1: Marcus reported the battle for A"
+    assert message.subject == "[Laïtus Prime] Tour 1 : Marcus a déclaré la bataille pour A"  # east reads French
     assert "Ouest (Space Marines)" in message.body and "Big Gunz" in message.body
     link = page_link(game, f"#battle-{battle.pk}")
     assert link in message.body and "/games/" not in message.body
@@ -292,7 +292,7 @@ def test_a_disputed_battle_and_its_settlement(game, people, staff, run, mailoutb
 
     mailoutbox.clear()
     run(results.report, staff, battle.game_id, results.ResultInput(winner=None))  # a draw (G12)
-    settled = [m for m in mailoutbox if "settled" in m.subject]
+    settled = [m for m in mailoutbox if "settled" in m.subject or "tranché" in m.subject]
     assert sorted(m.to[0] for m in settled) == [EAST, WEST]
     (to_west,) = [m for m in settled if m.to == [WEST]]
     assert "Result: a draw (the defender keeps the territory)" in to_west.body

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from html import unescape
 from typing import Any
 
@@ -20,6 +21,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from league.audit import Actor
+from league.campaign.army import INFILTRATOR, WAR_ENGINE, Unit
 from league.campaign.orders import check_order
 from league.campaign_choices import order_of
 from league.campaign_models import (
@@ -31,11 +33,20 @@ from league.campaign_models import (
 )
 from league.errors import Conflict, Invalid
 from league.models import AuditEntry, Game
-from league.services import campaign_battles, campaign_overrides, campaign_turns, campaigns, results
+from league.services import (
+    campaign_battles,
+    campaign_infiltrations,
+    campaign_overrides,
+    campaign_turns,
+    campaigns,
+    results,
+)
 from league.services.campaigns import current_turn, state_of
 from tests.browser.campaigns import (
+    EAST_ARMY,
     EAST_NAMES,
     PLACEMENTS,
+    WEST_ARMY,
     WEST_NAMES,
     big_armies,
     campaign_in_setup,
@@ -522,3 +533,48 @@ def test_a_refused_order_gives_back_a_supreme_commander_bonus(game, people, staf
     campaign_overrides.refuse_order(staff, game, last_scouts.pk, "typo")
     bonus.refresh_from_db()
     assert (bonus.bonus, bonus.commander) == ("", "")
+
+
+# Infiltration (R25) on the page ------------------------------------------------------------------
+
+def infiltration_armies() -> tuple[list, list]:
+    """The example armies with unit sheets: west's Crusader Armour and Eagle Scouts carry
+    infiltrators; east's Big Gunz a Gargant, its Kult of Speed Kommandos and a Squiggoth."""
+    scouts = Unit("Scout Squad", "infantry", 50, frozenset({INFILTRATOR}))
+    west = [replace(d, units=(scouts,)) if d.name in ("Crusader Armour", "Eagle Scouts") else d
+            for d in WEST_ARMY]
+    units = {"Big Gunz": (Unit("Great Gargant", "gargant", 600, frozenset({WAR_ENGINE})),),
+             "Kult of Speed": (Unit("Kommandos", "infantry", 100, frozenset({INFILTRATOR})),
+                               Unit("Squiggoth", "squiggoth", 300, frozenset({WAR_ENGINE})))}
+    east = [replace(d, units=units.get(d.name, ())) for d in EAST_ARMY]
+    return west, east
+
+
+def test_infiltration_forms_results_and_no_leak(staff, people):
+    west_army, east_army = infiltration_armies()
+    game = running_campaign(staff, people["west"], people["east"], west=west_army, east=east_army)
+    west, east = client_of(people["west"]), client_of(people["east"])
+    campaign_turns.roll_initiative(staff, game, 1, "air", [4, 2])
+    assert "Air missions are played at the table" in page(west, game)
+    campaign_turns.roll_initiative(staff, game, 1, "infiltration", [4, 2])
+    html = page(west, game)
+    assert "played at the table" not in html
+    assert_offers_only_accepted(game, html, "west", ("infiltration",))
+    assert {label for _v, label in options(html, "infiltration")} == {
+        "Crusader Armour infiltrates A from 7", "Eagle Scouts infiltrates C from 9"}
+    assert declare(west, game, "infiltration", "Crusader Armour infiltrates A from 7").status_code == 302
+    assert declare(west, game, "infiltration", "Eagle Scouts infiltrates C from 9").status_code == 302
+    assert options(page(west, game), "infiltration") == []  # each detachment once a turn
+    assert declare(east, game, "infiltration", "Kult of Speed infiltrates 9 from C").status_code == 302
+    # Big Gunz 5 (its war engines), Kult of Speed 1 (the Scouts captured), Eagle Scouts 3.
+    campaign_infiltrations.resolve_infiltrations(staff, game, 1, [5, 1, 3])
+
+    west_html, east_html = page(west, game), page(east, game)
+    assert "gargant" in west_html and "Scout Squad" in west_html  # its war engine, the captured units
+    assert "Eagle Scouts infiltrates C from 9" in west_html
+    assert "Enemy infiltration of 9 from C" in west_html
+    assert "Enemy infiltration of C from 9 by Eagle Scouts" in east_html
+    assert leaked(player_pages(west, game), EAST_NAMES) == []
+    assert leaked(player_pages(east, game), WEST_NAMES) == ["Eagle Scouts"]
+    assert leaked(player_pages(east, game), {"Scout Squad"}) == ["Scout Squad"]  # what it captured
+    assert [u["name"] for u in CampaignDetachment.objects.get(name="Eagle Scouts").units] == []
