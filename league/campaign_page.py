@@ -221,7 +221,7 @@ def infiltration_lines(turn: CampaignTurn, reader: Reader) -> list[dict[str, Any
             title = _("Enemy infiltration of %(to)s from %(from)s by %(detachment)s") % words
         else:
             title = _("Enemy infiltration of %(to)s from %(from)s") % words
-        out.append({"title": title, "dice": [_die_line(d) for d in entry["dice"]],
+        out.append({"side": entry["side"], "title": title, "dice": [_die_line(d) for d in entry["dice"]],
                     "captured": ", ".join(u["name"] for u in entry["captured"])})
     return out
 

@@ -20,7 +20,13 @@ from league.campaign import map as grid
 from league.campaign.army import AIR, ArmyReport, DetachmentSpec, Problem, validate_army
 from league.campaign.placement import first_to_place, placement_refusal, unguarded_majors
 from league.campaign.state import CampaignState, Detachment
-from league.campaign_forms import BaseDetachmentFormSet, MajorsForm, PlacementForm, army_formset
+from league.campaign_forms import (
+    BaseDetachmentFormSet,
+    MajorsForm,
+    PlacementForm,
+    army_formset,
+    units_text,
+)
 from league.campaign_messages import campaign_message
 from league.campaign_models import Campaign, CampaignDetachment, CampaignSide
 from league.campaign_words import KINDS, SIDES, word
@@ -74,7 +80,7 @@ def _army(campaign: Campaign, side: CampaignSide, mine: Sequence[CampaignDetachm
         return {"form": None, "report": None}
     form = typed.army or army_formset(initial=[
         {"name": r.name, "points": r.points, "kind": r.kind,
-         "supreme_commander": r.supreme_commander} for r in mine])
+         "supreme_commander": r.supreme_commander, "units": units_text(r.units)} for r in mine])
     if typed.army_report is not None:
         report = report_lines(typed.army_report, campaign.army_points, saved=False)
     elif mine:

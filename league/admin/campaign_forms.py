@@ -148,6 +148,13 @@ class InitiativeForm(forms.Form):
     dice = DiceField(label=_("Dice (west, east, again on a tie)"))
 
 
+class InfiltrationsForm(forms.Form):
+    dice = DiceField(label=_("Infiltration dice"),
+                     help_text=_("Leave empty to let Muster roll; or type the dice thrown at the "
+                                 "table: one per enemy detachment in each target, the orders in "
+                                 "the order listed."))
+
+
 class CloseForm(forms.Form):
     west = forms.IntegerField(label=_("West's other-sectors die"), required=False, min_value=1,
                               max_value=6)

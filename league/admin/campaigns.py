@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from league.admin.campaign_forms import (
@@ -25,6 +26,7 @@ from league.admin.campaign_forms import (
     CampaignCreateForm,
     CloseForm,
     ForceOrderForm,
+    InfiltrationsForm,
     InitiativeForm,
     MajorsForm,
     PlacementForm,
@@ -35,15 +37,18 @@ from league.admin.campaign_forms import (
 )
 from league.audit import Actor
 from league.campaign import map as grid
+from league.campaign.state import INFILTRATION_PHASE
 from league.campaign.tools import PHASES
 from league.campaign_drawing import drawing, territory_rows
 from league.campaign_messages import campaign_message
 from league.campaign_models import Campaign, CampaignBattle, CampaignDetachment
+from league.campaign_page import Reader, infiltration_lines
 from league.campaign_state_serializers import SettingsSerializer
 from league.campaign_words import ORDER_KINDS, PLANETS, SCORE_KINDS, SIDES, phase_name, word
 from league.errors import Invalid, ServiceError
 from league.services import (
     campaign_battles,
+    campaign_infiltrations,
     campaign_overrides,
     campaign_pack,
     campaign_reads,
@@ -133,6 +138,19 @@ def _initiative(actor: Actor, c: Campaign, data: Any) -> str:
         "side": word(SIDES, answer["winner"])}
 
 
+def _infiltrations(actor: Actor, c: Campaign, data: Any) -> str:
+    """R25: the same service as ``POST …/turns/{n}/infiltrations/``; the outcomes are listed
+    on the page afterwards."""
+    got = _valid(InfiltrationsForm(data))
+    answer = campaign_infiltrations.resolve_infiltrations(actor, c, c.current_turn, got["dice"])
+    count = len(answer["infiltrations"])
+    if not count:
+        return _("No infiltration left to resolve.")
+    return ngettext("%(n)s infiltration resolved: its outcome is listed under the phases.",
+                    "%(n)s infiltrations resolved: their outcomes are listed under the phases.",
+                    count) % {"n": count}
+
+
 def _battles(actor: Actor, c: Campaign, data: Any) -> str:
     created = campaign_battles.generate_battles(actor, c, c.current_turn)
     return _("%(n)s battles generated.") % {"n": len(created)}
@@ -181,6 +199,7 @@ def _score(actor: Actor, c: Campaign, data: Any) -> str:
 ACTIONS: dict[str, Handler] = {
     "add_side": _add_side, "set_army": _set_army, "set_majors": _set_majors, "planet": _planet,
     "place": _place, "start": _start, "initiative": _initiative, "battles": _battles,
+    "infiltrations": _infiltrations,
     "close": _close, "refuse_order": _refuse, "force_order": _force, "score": _score,
 }
 
@@ -257,6 +276,8 @@ def cockpit_context(request: HttpRequest, c: Campaign) -> dict[str, Any]:
         done = PHASES.index(turn.phase) if turn.phase in PHASES else (
             -1 if not turn.phase else len(PHASES))
         forced = campaign_overrides.forced_ids(c, turn)
+        waiting = turn.phase == INFILTRATION_PHASE and bool(
+            campaign_infiltrations.pending(campaigns.state_of(c, turn), turn))
         context.update(
             phase=phase_name(turn.phase),
             next_phases=[(p, phase_name(p)) for p in PHASES[done + 1:]],
@@ -265,7 +286,9 @@ def cockpit_context(request: HttpRequest, c: Campaign) -> dict[str, Any]:
             orders=[{"order": o, "kind": word(ORDER_KINDS, o.kind), "forced": o.pk in forced}
                     for o in turn.orders.order_by("pk")],
             force_form=ForceOrderForm(auto_id="id_force_%s"), may_generate=turn.phase == "attacks",
-            orders_open=turn.phase != campaign_battles.BATTLES_PHASE)
+            orders_open=turn.phase != campaign_battles.BATTLES_PHASE,
+            infiltrations_form=InfiltrationsForm(auto_id="id_infiltrations_%s") if waiting else None,
+            infiltrations=infiltration_lines(turn, Reader(actor, None)))
     return context
 
 

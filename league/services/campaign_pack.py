@@ -13,6 +13,9 @@ Hidden information (R12) is kept as the site keeps it: each player's map is
 shows army names only, an order sheet names its own side's detachments, and the battle sheets
 and the turn report name a detachment only once the enemy has seen it (a battle reveals its
 detachments to both players). The map is the state of the campaign when the pack is printed.
+Infiltrations (R25): each order sheet has the player's own results and the enemy's dice against
+them (the page's ``infiltration_lines``); the turn report only what both know: side, territories,
+faces and outcomes, never a die's target, and the infiltrating detachment once captured.
 """
 from __future__ import annotations
 
@@ -27,9 +30,19 @@ from django.utils.translation import gettext, ngettext
 
 from league.audit import Actor
 from league.campaign import map as grid
+from league.campaign.air import CAPTURED
+from league.campaign.infiltration import PURPOSE as PURPOSE_INFILTRATION
 from league.campaign.orders import allowances
 from league.campaign.scoring import PURPOSE_OTHER_SECTORS
-from league.campaign.state import ATTACK, FORTIFY, MOVE, REACTION, CampaignState
+from league.campaign.state import (
+    ATTACK,
+    FORTIFY,
+    INFILTRATION,
+    INFILTRATION_PHASE,
+    MOVE,
+    REACTION,
+    CampaignState,
+)
 from league.campaign.tools import INITIATIVE_COUNTERS, PHASES, initiative_value
 from league.campaign_drawing import drawing, territory_rows
 from league.campaign_models import (
@@ -44,6 +57,7 @@ from league.campaign_page import (
     Reader,
     allowance_rows,
     attacks_against,
+    infiltration_lines,
     initiative_lines,
     ledger,
     my_army,
@@ -51,7 +65,7 @@ from league.campaign_page import (
     side_label,
     turn_reports,
 )
-from league.campaign_words import PLANETS, SIDES, phase_name, word
+from league.campaign_words import INFILTRATION_OUTCOMES, PLANETS, SIDES, phase_name, word
 from league.models import Game, Round
 from league.pack_models import MissionPack
 from league.services import campaign_battles, campaign_reads, packs
@@ -73,9 +87,6 @@ from missions.packs.campaign import (
     TurnPackContent,
     TurnReport,
 )
-
-# The software does not know which detachments carry infiltrators (G27): a few lines to write.
-INFILTRATION_BOXES = 2
 
 
 def request_turn_pack(actor: Actor, campaign: Campaign, number: int) -> MissionPack:
@@ -134,7 +145,8 @@ def turn_pack_content(round_: Round) -> TurnPackContent:
         return TurnPackContent(
             header=header(campaign, turn),
             maps=map_pages(campaign, sides),
-            orders=tuple(order_sheet(sides[side], state) for side in grid.SIDES if side in sides),
+            orders=tuple(order_sheet(sides[side], state, turn) for side in grid.SIDES
+                         if side in sides),
             battles=tuple(battle_sheet(campaign, b, public, sides, points)
                           for b in battles if b.contested),
             battles_note=battles_note(turn, battles),
@@ -205,6 +217,15 @@ def orders_of(state: CampaignState, side: str, kinds: Sequence[str]) -> tuple[st
     return tuple(my_orders(replace(state, orders=state.accepted(side, kinds)), side))
 
 
+def infiltrators_ready(state: CampaignState, side: str) -> tuple[str, ...]:
+    """R25: the side's detachments that may still infiltrate this turn, as the engine checks
+    them: on the map, not isolated, with infiltrator units, not infiltrated yet."""
+    used = {name for a in state.accepted(side, (INFILTRATION,)) for name in a.order.detachments}
+    return tuple(d.name for d in state.detachments
+                 if d.side == side and d.on_map and d.infiltrators
+                 and d.location not in state.isolated and d.name not in used)
+
+
 def phase_boxes(state: CampaignState, side: str) -> tuple[PhaseBoxes, ...]:
     """Per phase, the orders accepted so far and an empty box for each action left."""
     left = allowances(state, side)
@@ -223,7 +244,7 @@ def phase_boxes(state: CampaignState, side: str) -> tuple[PhaseBoxes, ...]:
         PhaseBoxes(phase_name("infiltration").capitalize(),
                    gettext("A detachment with infiltrators, from an adjacent territory: the "
                            "target territory."),
-                   blank=("",) * INFILTRATION_BOXES),
+                   orders_of(state, side, (INFILTRATION,)), infiltrators_ready(state, side)),
         PhaseBoxes(gettext("Moves and fortifications"),
                    gettext("One detachment into an adjacent territory you hold; a fortification "
                            "uses a move. Majors always keep a detachment."),
@@ -240,7 +261,20 @@ def phase_boxes(state: CampaignState, side: str) -> tuple[PhaseBoxes, ...]:
     )
 
 
-def order_sheet(owner: CampaignSide, state: CampaignState) -> OrderSheet:
+def own_infiltrations(turn: CampaignTurn, owner: CampaignSide) -> tuple[str, ...]:
+    """The turn's infiltrations as ``owner``'s player reads them on their page (R12): their own
+    dice and outcomes, the enemy's dice against them, the enemy detachment named on a 1."""
+    return tuple(infiltration_text(line) for line in infiltration_lines(turn, Reader(Actor(), owner)))
+
+
+def infiltration_text(line: Mapping[str, Any]) -> str:
+    text = f"{line['title']}: {'; '.join(line['dice']) or gettext('no enemy detachment there')}"
+    if line["captured"]:
+        text += " · " + gettext("captured: %(units)s") % {"units": line["captured"]}
+    return text
+
+
+def order_sheet(owner: CampaignSide, state: CampaignState, turn: CampaignTurn) -> OrderSheet:
     side = owner.side
     isolated = tuple(code for code in grid.CODES
                      if code in state.isolated and state.control.get(code) == side)
@@ -256,7 +290,7 @@ def order_sheet(owner: CampaignSide, state: CampaignState) -> OrderSheet:
         strategic_value=owner.strategic_value,
         initiative_value=initiative_value(owner.strategic_value),
         allowances=allowance_lines(state, side), isolated=isolated, detachments=tuple(lines),
-        phases=phase_boxes(state, side))
+        phases=phase_boxes(state, side), infiltrations=own_infiltrations(turn, owner))
 
 
 # --- battle sheets (R17, R28–R32, G12–G14) --------------------------------------------------------
@@ -345,7 +379,17 @@ def roll_purpose(purpose: str) -> str:
         return gettext("Initiative: %(phase)s") % {"phase": phase_name(purpose[len(prefix):])}
     if purpose == PURPOSE_OTHER_SECTORS:
         return gettext("Other sectors")
+    if purpose == PURPOSE_INFILTRATION:
+        return gettext("Infiltration")
     return purpose
+
+
+def infiltration_rolls(turn: CampaignTurn) -> list[dict[str, Any]]:
+    """R25: each infiltration die as a roll of the infiltrating side (their dice log is the
+    audit's; the turn keeps the faces and where they were thrown)."""
+    return [{"purpose": PURPOSE_INFILTRATION, "expression": "1D6", "dice": [die["die"]],
+             "total": die["die"], "side": entry["side"], "source": entry.get("source")}
+            for entry in turn.infiltrations or [] for die in entry["dice"]]
 
 
 def roll_lines(turn: CampaignTurn) -> tuple[RollLine, ...]:
@@ -353,8 +397,11 @@ def roll_lines(turn: CampaignTurn) -> tuple[RollLine, ...]:
     close logs only the dice Muster threw; a face entered for a side's other sectors (R40) is
     kept in the close's answer, and printed from there."""
     report = turn.report or {}
-    logged = [roll for phase in PHASES
-              for roll in (turn.initiative or {}).get(phase, {}).get("dice_log", [])]
+    logged = []
+    for phase in PHASES:
+        logged += (turn.initiative or {}).get(phase, {}).get("dice_log", [])
+        if phase == INFILTRATION_PHASE:  # resolved before the next phase's initiative
+            logged += infiltration_rolls(turn)
     logged += report.get("dice_log", [])
     thrown = {roll.get("side") for roll in logged if roll.get("purpose") == PURPOSE_OTHER_SECTORS}
     logged += [{"purpose": PURPOSE_OTHER_SECTORS, "expression": "1D6", "dice": [sector["die"]],
@@ -398,6 +445,29 @@ def isolation_lines(campaign: Campaign, turn: CampaignTurn,
     return tuple(lines)
 
 
+def shared_infiltrations(turn: CampaignTurn, public: Mapping[str, Any]) -> tuple[str, ...]:
+    """What both players know of each infiltration (R12): the side, the territories, each
+    die's face and outcome. The dice's targets and what a 6 or a 5 showed stay on the
+    players' own sheets; the infiltrating detachment is named only once its infiltrators
+    were captured, when the enemy learnt it, with the units taken."""
+    lines = []
+    for entry in turn.infiltrations or []:
+        captured = any(d["outcome"] == CAPTURED for d in entry["dice"])
+        words = {"side": side_label(public, entry["side"]), "to": entry["to"],
+                 "from": entry["from"], "detachment": entry["detachment"]}
+        text = (gettext("%(side)s infiltrated %(to)s from %(from)s with %(detachment)s") % words
+                if captured else
+                gettext("%(side)s infiltrated %(to)s from %(from)s") % words)
+        dice = "; ".join(f"{d['die']}: {word(INFILTRATION_OUTCOMES, d['outcome'])}"
+                         for d in entry["dice"])
+        text += ": " + (dice or gettext("no enemy detachment there"))
+        if captured and entry["captured"]:
+            text += " · " + gettext("captured: %(units)s") % {
+                "units": ", ".join(u["name"] for u in entry["captured"])}
+        lines.append(text)
+    return tuple(lines)
+
+
 def turn_report(campaign: Campaign, turn: CampaignTurn, public: Mapping[str, Any],
                 reader: BothPlayers, battles: Sequence[CampaignBattle]) -> TurnReport:
     """The closed turn's report as the players' page gives it, read by both players; an open
@@ -418,6 +488,7 @@ def turn_report(campaign: Campaign, turn: CampaignTurn, public: Mapping[str, Any
         "so far.") % {"number": turn.number, "phase": phase_name(turn.phase)}
     return TurnReport(
         closed=closed is not None, note=note, rolls=roll_lines(turn), initiative=initiative,
+        infiltrations=shared_infiltrations(turn, public),
         battles=battle_lines(battles, public),
         control_changes=tuple(closed["changes"]) if closed else (),
         isolated=isolation_lines(campaign, turn, closed),

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from league.audit import Actor
 from league.campaign_choices import order_label, order_of
-from league.campaign_forms import MajorsForm, PlacementForm, army_formset
+from league.campaign_forms import MajorsForm, PlacementForm, army_formset, with_stored_details
 from league.campaign_models import Campaign, CampaignBattle
 from league.campaign_page import page_context
 from league.campaign_setup_page import Typed, major_choices, placement_choices
@@ -188,7 +188,8 @@ def _army(request, actor: Actor, found: Campaign) -> bool | Typed:
     if not rows.is_valid():
         messages.error(request, _("Army not saved: correct the rows marked below."))
         return Typed(army=rows)
-    specs = rows.specs()
+    stored = dict(side.detachments.values_list("name", "units"))
+    specs = [with_stored_details(spec, stored.get(spec.name, ())) for spec in rows.specs()]
     answer = attempt(request, lambda: campaigns.set_army(actor, found, side.side, specs))
     if answer is None:  # frozen: the service's words
         return False

@@ -81,6 +81,8 @@ class OrderSheet:
     isolated: tuple[str, ...]
     detachments: tuple[DetachmentLine, ...]
     phases: tuple[PhaseBoxes, ...]
+    # R25, R12: this turn's resolved infiltrations as this player may read them.
+    infiltrations: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -146,6 +148,7 @@ class TurnReport:
     note: str
     rolls: tuple[RollLine, ...] = ()
     initiative: tuple[str, ...] = ()  # each phase's roll-off and who chose
+    infiltrations: tuple[str, ...] = ()  # what both players know: no target, no hidden name
     battles: tuple[str, ...] = ()
     control_changes: tuple[str, ...] = ()
     isolated: tuple[str, ...] = ()

@@ -578,3 +578,41 @@ def test_infiltration_forms_results_and_no_leak(staff, people):
     assert leaked(player_pages(east, game), WEST_NAMES) == ["Eagle Scouts"]
     assert leaked(player_pages(east, game), {"Scout Squad"}) == ["Scout Squad"]  # what it captured
     assert [u["name"] for u in CampaignDetachment.objects.get(name="Eagle Scouts").units] == []
+
+
+def test_cockpit_resolves_infiltrations_with_typed_dice(desk, staff, people):
+    """The cockpit's button calls the API's service: typed dice as at the table, refusals as
+    messages, then every outcome listed with its names (staff see all)."""
+    west_army, east_army = infiltration_armies()
+    game = running_campaign(staff, people["west"], people["east"], west=west_army, east=east_army)
+    west, east = actor_of(people["west"]), actor_of(people["east"])
+    assert 'id="resolve-infiltrations"' not in desk.get(cockpit(game)).content.decode()
+    press(desk, game, action="initiative", phase="infiltration", dice="4 2")
+    assert 'id="resolve-infiltrations"' not in desk.get(cockpit(game)).content.decode()  # no order
+    campaign_turns.declare_order(west, game, 1, OrderInput("infiltration", ("Crusader Armour",), "7", "A"))
+    campaign_turns.declare_order(west, game, 1, OrderInput("infiltration", ("Eagle Scouts",), "9", "C"))
+    campaign_turns.declare_order(east, game, 1, OrderInput("infiltration", ("Kult of Speed",), "C", "9"))
+    html = desk.get(cockpit(game)).content.decode()
+    assert 'id="resolve-infiltrations"' in html and "Resolve infiltrations" in html
+
+    # Too few dice typed, or not numbers: refused, nothing kept.
+    assert "Not enough dice were entered" in press(desk, game, action="infiltrations", dice="5 1")
+    assert "whole numbers" in press(desk, game, action="infiltrations", dice="five")
+    assert current_turn(game).infiltrations == []
+    # Big Gunz 5 (its war engines), Kult of Speed 1 (the Scouts captured), Eagle Scouts 3.
+    said = press(desk, game, action="infiltrations", dice="5 1 3")
+    assert "3 infiltrations resolved" in said, said
+    turn = current_turn(game)
+    assert [e["source"] for e in turn.infiltrations] == ["entered"] * 3
+    assert [[d["die"] for d in e["dice"]] for e in turn.infiltrations] == [[5], [1], [3]]
+    assert AuditEntry.objects.filter(action="campaign_infiltrations").count() == 1
+    html = unescape(desk.get(cockpit(game)).content.decode())
+    results = re.search(r'<ul id="infiltration-results">(.*?)</ul>', html, re.S).group(1)
+    assert "West: Crusader Armour infiltrates A from 7" in results
+    assert "war engines seen — Big Gunz (Great Gargant, gargant)" in results
+    assert "infiltrators captured — Kult of Speed" in results and "captured: Scout Squad" in results
+    assert "East: Kult of Speed infiltrates 9 from C" in results
+    assert 'id="resolve-infiltrations"' not in html  # nothing left to resolve
+    # Once the phase is over the service refuses: the message says why.
+    press(desk, game, action="initiative", phase="moves", dice="6 6")
+    assert "while the infiltration phase is open" in press(desk, game, action="infiltrations", dice="")

@@ -68,12 +68,14 @@ def page(client: Client, campaign: Campaign) -> str:
 
 class FormReader(HTMLParser):
     """The fields of the page's form whose hidden ``action`` is ``action``, as a browser sends
-    them: text and number inputs, ticked boxes, each select's chosen (or first) option."""
+    them: text and number inputs, text areas, ticked boxes, each select's chosen (or first)
+    option."""
 
     def __init__(self, action: str) -> None:
         super().__init__()
         self.action, self.forms, self.current = action, [], None
         self.select: str | None = None
+        self.textarea: str | None = None
         self.options: list[tuple[str, bool]] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -88,13 +90,24 @@ class FormReader(HTMLParser):
             if a.get("type") in ("checkbox", "radio"):
                 a.setdefault("value", "on")
             self.current.setdefault(a["name"], []).append(a.get("value", ""))
+        elif tag == "textarea" and a.get("name"):
+            self.textarea = a["name"]
+            self.current[self.textarea] = [""]
         elif tag == "select":
             self.select, self.options = a["name"], []
         elif tag == "option" and self.select:
             self.options.append((a.get("value", ""), "selected" in a))
 
+    def handle_data(self, data: str) -> None:
+        if self.textarea and self.current is not None:
+            self.current[self.textarea][0] += data
+
     def handle_endtag(self, tag: str) -> None:
-        if tag == "select" and self.current is not None and self.select:
+        if tag == "textarea" and self.textarea and self.current is not None:
+            # A browser drops the new line that opens a text area's content.
+            self.current[self.textarea][0] = self.current[self.textarea][0].removeprefix("\n")
+            self.textarea = None
+        elif tag == "select" and self.current is not None and self.select:
             chosen = [v for v, on in self.options if on] or [v for v, _on in self.options[:1]]
             self.current[self.select] = chosen
             self.select = None
@@ -445,3 +458,66 @@ def test_set_up_page_queries_do_not_grow_with_the_armies(staff):
     large = queries_of_the_set_up_page(staff, 20, "large")
     assert small == large, (small, large)
     assert small <= 22, small
+
+
+# Units with their tags (R25 infiltrators, R21 Flak, war engines, R13 vehicles) -------------------
+
+def units_of(campaign: Campaign, name: str) -> list[dict[str, Any]]:
+    return CampaignDetachment.objects.get(side__campaign=campaign, name=name).units
+
+
+def test_units_typed_in_the_army_form(staff, people):
+    campaign = new_campaign(staff, people["west"], people["east"])
+    west, east = client_of(people["west"]), client_of(people["east"])
+    rows = rows_of(WEST_ARMY)
+    fields = fill_army(form_fields(page(west, campaign), "army"), rows[:3])
+    fields["army-0-units"] = ["Scouts (infiltrator), Hydra [flak]\nTitan (war engine)"]
+    fields["army-1-units"] = ["Kommandos (psyker)"]
+    fields["army-2-units"] = ["Gun Wagon (vehicle, flak), Warriors"]
+
+    # An unknown tag: said in plain words on its row, the text kept as typed, nothing saved.
+    refused = send(west, campaign, fields)
+    assert refused.status_code == 200
+    text = unescape(refused.content.decode())
+    assert "“psyker” is not a unit tag: use infiltrator, flak, war_engine or vehicle." in text
+    assert "Army not saved: correct the rows marked below." in messages_of(refused)
+    kept = form_fields(refused.content.decode(), "army")
+    assert kept["army-1-units"] == ["Kommandos (psyker)"]
+    assert kept["army-0-units"] == ["Scouts (infiltrator), Hydra [flak]\nTitan (war engine)"]
+    assert stored(campaign, "west") == []
+    # "Add rows" keeps the units typed too.
+    grown = form_fields(send(west, campaign, {**kept, "add_rows": ["1"]}).content.decode(), "army")
+    assert grown["army-2-units"] == ["Gun Wagon (vehicle, flak), Warriors"]
+
+    kept["army-1-units"] = ["Kommandos (infiltrator)"]
+    assert send(west, campaign, kept).status_code == 302
+    assert units_of(campaign, rows[0][0]) == [
+        {"name": "Scouts", "type": "", "points": None, "tags": ["infiltrator"]},
+        {"name": "Hydra", "type": "", "points": None, "tags": ["flak"]},
+        {"name": "Titan", "type": "", "points": None, "tags": ["war_engine"]}]
+    assert units_of(campaign, rows[2][0]) == [
+        {"name": "Gun Wagon", "type": "", "points": None, "tags": ["flak", "vehicle"]},
+        {"name": "Warriors", "type": "", "points": None, "tags": []}]
+
+    # Shown back when editing, one unit a line with its tags.
+    shown = form_fields(page(west, campaign), "army")
+    assert shown["army-0-units"] == ["Scouts (infiltrator)\nHydra (flak)\nTitan (war_engine)"]
+    assert shown["army-2-units"] == ["Gun Wagon (flak, vehicle)\nWarriors"]
+    assert shown["army-3-units"] == [""]
+
+    # An army the API gave with unit types and points keeps them when saved again from the
+    # form (the form gives names and tags only); a unit removed from the text is gone.
+    gargant = {"name": "Great Gargant", "type": "gargant", "points": 600, "tags": ["war_engine"]}
+    body = {"detachments": [{"name": d.name, "points": d.points, "kind": d.kind,
+                             "supreme_commander": d.supreme_commander,
+                             "units": [gargant, {"name": "Grots"}] if d.name == "Big Gunz" else []}
+                            for d in EAST_ARMY]}
+    answer = east.put(f"/api/v1/campaigns/{campaign.slug}/sides/east/army/", body,
+                      content_type="application/json")
+    assert answer.status_code == 200, answer.content
+    fields = form_fields(page(east, campaign), "army")
+    index = next(i for i in range(len(EAST_ARMY)) if fields[f"army-{i}-name"] == ["Big Gunz"])
+    assert fields[f"army-{index}-units"] == ["Great Gargant (war_engine)\nGrots"]
+    fields[f"army-{index}-units"] = ["Great Gargant (war_engine)"]
+    assert send(east, campaign, fields).status_code == 302
+    assert units_of(campaign, "Big Gunz") == [gargant]

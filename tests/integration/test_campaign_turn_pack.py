@@ -18,11 +18,12 @@ from django.urls import reverse
 import league.admin  # noqa: F401  (registers the admin before the URLs load)
 from league import tasks
 from league.audit import Actor
-from league.campaign_models import Campaign
+from league.campaign_models import Campaign, CampaignDetachment
 from league.errors import Invalid
 from league.models import AuditEntry, Tournament
 from league.pack_models import MissionPack
 from league.services import packs
+from league.services.campaign_pack import turn_pack_content
 from tests.integration.test_campaign_api import (
     EAST_NAMES,
     WEST_NAMES,
@@ -33,6 +34,8 @@ from tests.integration.test_campaign_api import (
     path,
     running,
 )
+from tests.integration.test_campaign_infiltration_api import infiltrate
+from tests.integration.test_campaign_infiltration_api import running as with_units
 from tests.integration.test_mission_packs import paired_round
 from tests.integration.tournament_fixtures import confirm, expect, get, post
 
@@ -328,3 +331,84 @@ def test_the_dice_muster_threw_at_the_close_are_listed_once(
         assert report.count(f"Other sectors {word} 1D6: {die} {die} by Muster") == 1
     assert "at the table" not in report
     assert "No battle this turn yet." in report and "No territory changed hands." in report
+
+
+# Infiltration (R25) in the pack -------------------------------------------------------------------
+
+def infiltration_boxes(slug: str, side: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The (filled, blank) boxes of the infiltration phase on ``side``'s order sheet."""
+    turn = Campaign.objects.get(slug=slug).turns.get(number=1)
+    content = turn_pack_content(turn.round)
+    sheet = next(s for s in content.orders if s.side == {"west": "West", "east": "East"}[side])
+    (phase,) = [ph for ph in sheet.phases if ph.title == "Infiltration"]
+    return phase.filled, phase.blank
+
+
+@pytest.mark.django_db
+def test_infiltration_boxes_count_the_detachments_with_infiltrators(staff_user):
+    p = Players(staff_user)
+    slug = with_units(p)
+    in_english(slug)
+    assert infiltration_boxes(slug, "west") == ((), ("Crusader Armour", "Eagle Scouts"))
+    assert infiltration_boxes(slug, "east") == ((), ("Kult of Speed",))
+    initiative(p, slug, 1, "infiltration", [4, 2])
+    accepted(infiltrate(p.west, slug, "Crusader Armour", "7", "A"))
+    assert infiltration_boxes(slug, "west") == (("Crusader Armour infiltrates A from 7",),
+                                                ("Eagle Scouts",))
+    # A side without infiltrators gets no box to fill.
+    CampaignDetachment.objects.filter(name="Kult of Speed").update(units=[])
+    assert infiltration_boxes(slug, "east") == ((), ())
+
+
+@pytest.mark.django_db
+def test_the_pack_prints_each_side_only_what_it_knows_of_the_infiltrations(
+        staff_user, media, django_capture_on_commit_callbacks):
+    p = Players(staff_user)
+    slug = with_units(p)
+    in_english(slug)
+    initiative(p, slug, 1, "infiltration", [4, 2])
+    accepted(infiltrate(p.west, slug, "Crusader Armour", "7", "A"))
+    accepted(infiltrate(p.west, slug, "Eagle Scouts", "9", "C"))
+    accepted(infiltrate(p.east, slug, "Kult of Speed", "A", "7"))
+    # West's Armour: Big Gunz 6, Kult of Speed 5; the Scouts: Deff Dread Mob 1 (captured);
+    # east's Kult against Crusader Armour 3.
+    expect(post(p.staff, path(slug, "turns/1/infiltrations/"), {"dice": [6, 5, 1, 3]}), 200)
+    _body, pdf, _pack = print_pack(p, slug, 1, django_capture_on_commit_callbacks)
+    pages = pages_of(pdf)
+
+    west_orders = page_with(pages, "Orders of Marcus")
+    for text in ("Crusader Armour infiltrates A from 7: 6: full sheet seen — Big Gunz (Great Gargant); "
+                 "5: war engines seen (Squiggoth, squiggoth)",
+                 "Eagle Scouts infiltrates C from 9: 1: infiltrators captured · captured: Eagle Squad",
+                 "Enemy infiltration of 7 from A: 3: nothing seen — Crusader Armour"):
+        assert text in west_orders, text
+    east_orders = page_with(pages, "Orders of Grukk")
+    for text in ("Kult of Speed infiltrates 7 from A: 3: nothing seen",
+                 "Enemy infiltration of A from 7: 6: full sheet seen — Big Gunz; "
+                 "5: war engines seen — Kult of Speed",
+                 "Enemy infiltration of C from 9 by Eagle Scouts: 1: infiltrators captured — "
+                 "Deff Dread Mob · captured: Eagle Squad"):
+        assert text in east_orders, text
+
+    report = page_with(pages, "Report of turn 1")
+    for text in ("West (Space Marines) infiltrated A from 7: 6: full sheet seen; 5: war engines seen",
+                 "West (Space Marines) infiltrated C from 9 with Eagle Scouts: 1: infiltrators "
+                 "captured · captured: Eagle Squad",
+                 "East (Orks) infiltrated 7 from A: 3: nothing seen",
+                 "Infiltration West 1D6: 6 6 at the table", "Infiltration East 1D6: 3 3 at the table"):
+        assert text in report, text
+
+    # The leak check: each player's part names no enemy detachment or unit it has not seen;
+    # the parts both players get name only what both know (the captured Scouts).
+    west_part = page_with(pages, "Map of Marcus (West)") + west_orders
+    east_part = page_with(pages, "Map of Grukk (East)") + east_orders
+    east_secret = {"Kult of Speed", "Deff Dread Mob", "Mob Gork", "Mob Mork", "Warboss Grukk",
+                   "Kommandos", "Gun Wagon"}
+    west_secret = {"Crusader Armour", "Aquila Guard", "Bastion Guard", "Captain Varro",
+                   "Hold Guard", "Scout Squad", "Predator", "Land Speeder"}
+    assert names_in(west_part, east_secret) == set()
+    assert names_in(east_part, west_secret) == set()
+    shared = page_with(pages, "Public map") + report
+    everything = east_secret | west_secret | {"Big Gunz", "Great Gargant", "Squiggoth"}
+    assert names_in(shared, everything) == set()
+    assert names_in(shared, {"Eagle Scouts", "Eagle Squad"}) == {"Eagle Scouts", "Eagle Squad"}
