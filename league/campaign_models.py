@@ -143,7 +143,7 @@ class CampaignOrder(models.Model):
 
     turn = models.ForeignKey(CampaignTurn, on_delete=models.CASCADE, related_name="orders")
     side = models.CharField(_("side"), max_length=4, choices=SIDE_CHOICES)
-    kind = models.CharField(_("kind"), max_length=10)
+    kind = models.CharField(_("kind"), max_length=12)  # "infiltration"
     detachments = models.JSONField(_("detachments"), default=list, blank=True)
     from_code = models.CharField(_("from"), max_length=2, blank=True)
     to_code = models.CharField(_("to"), max_length=2, blank=True)

@@ -32,7 +32,7 @@ class PlanetSerializer(serializers.Serializer):
 MAX_UNITS = 200  # per detachment
 
 
-class UnitSerializer(serializers.Serializer):
+class DetachmentUnitSerializer(serializers.Serializer):
     """One unit of a detachment's sheet; its tags feed the seed's gates (R21 Flak, R25
     infiltrators and war engines, R13 vehicles)."""
 
@@ -48,7 +48,7 @@ class DetachmentSerializer(serializers.Serializer):
     points = serializers.IntegerField(**POINTS)
     kind = serializers.ChoiceField(choices=KINDS, default=GROUND)
     supreme_commander = serializers.BooleanField(default=False)
-    units = UnitSerializer(many=True, required=False, max_length=MAX_UNITS)
+    units = DetachmentUnitSerializer(many=True, required=False, max_length=MAX_UNITS)
 
 
 def detachment_spec(data) -> DetachmentSpec:

@@ -14,7 +14,7 @@ matching that reaches ``LB``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import pairwise
@@ -40,7 +40,11 @@ def odd_thresholds(sizes: list[int]) -> list[int]:
 
 def gap_lower_bound(scores: Iterable[int]) -> int:
     """The natural-float lower bound on the summed squared score gaps of a perfect matching."""
-    counts = Counter(scores)
+    return counted_gap_lower_bound(Counter(scores))
+
+
+def counted_gap_lower_bound(counts: Mapping[int, int]) -> int:
+    """``gap_lower_bound`` from how many vertices hold each score."""
     distinct = sorted(counts, reverse=True)
     bound, total = 0, 0
     for upper, lower in zip(distinct, distinct[1:], strict=False):

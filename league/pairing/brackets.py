@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from league.pairing.floats import FLOAT_GROUP, sample
 from league.pairing.graphs import (
+    SMALL_GROUP,
     Edge,
     groups_of,
     is_allowed,
@@ -18,9 +21,10 @@ from league.pairing.graphs import (
     sparse_across,
     sparse_within,
 )
-from league.pairing.matching import solve_component
-from league.pairing.problem import Problem, pair_penalty, tiebreak
-from league.pairing.weights import Encoder
+from league.pairing.matching import solve_pairs
+from league.pairing.problem import Problem, tiebreak
+from league.pairing.vectors import clean_mask, tiebreaks
+from league.pairing.weights import Encoder, edge_weights
 
 FLOATER_TRIES = 4
 
@@ -66,6 +70,8 @@ def _floaters(
     oriented = [
         (u, v) if u in above else (v, u) for u, v in sparse_across(problem, upper, lower, turns)
     ]
+    if problem.arrays.exact and len(oriented) > FLOATER_TRIES:
+        return _best_floaters(problem, oriented)
     oriented.sort(
         key=lambda pair: (
             problem.score(pair[0]) - problem.score(pair[1]),
@@ -77,18 +83,32 @@ def _floaters(
     return oriented[:FLOATER_TRIES]
 
 
+def _best_floaters(problem: Problem, oriented: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The first ``FLOATER_TRIES`` of ``oriented`` in the order of ``_floaters``, vectorised."""
+    ups, downs = np.asarray(oriented, dtype=np.int64).T
+    lows, highs = np.minimum(ups, downs), np.maximum(ups, downs)
+    score = problem.arrays.score
+    unclean = ~clean_mask(problem, lows, highs)
+    order = np.lexsort(
+        (downs, ups, tiebreaks(problem, lows, highs), unclean, score[ups] - score[downs])
+    )
+    return [oriented[k] for k in order[:FLOATER_TRIES].tolist()]
+
+
 def _match(
     problem: Problem, encoder: Encoder, rest: list[int], carried: list[int], turns: int
 ) -> list[Edge] | None:
     if not rest:
         return []
-    candidates = set(sparse_within(problem, rest, turns))
+    candidates = sparse_within(problem, rest, turns)
     left = set(rest)
     carried = [v for v in carried if v in left]  # one of them may have floated on
-    if carried:
-        others = [v for v in rest if v not in carried]
-        targets = [*carried, *sample(problem, others, turns)]
-        pairs = {ordered(u, v) for u in carried for v in targets if u != v}
-        candidates.update(e for e in pairs if is_allowed(problem, *e))
-    edges = [(u, v, encoder.weight(pair_penalty(problem, u, v))) for u, v in sorted(candidates)]
-    return solve_component(rest, edges)
+    if carried or len(rest) <= SMALL_GROUP:  # else already sorted, without repeats
+        pool = set(candidates)
+        if carried:
+            others = [v for v in rest if v not in carried]
+            targets = [*carried, *sample(problem, others, turns)]
+            pairs = {ordered(u, v) for u in carried for v in targets if u != v}
+            pool.update(e for e in pairs if is_allowed(problem, *e))
+        candidates = sorted(pool)
+    return solve_pairs(rest, candidates, edge_weights(problem, encoder, candidates))

@@ -5,12 +5,14 @@ Each set lists vertex pairs ``(u, v)`` with ``u < v``; the bye vertex is ``probl
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from itertools import chain, combinations
+from itertools import combinations
+
+import numpy as np
 
 from league.pairing.bounds import odd_thresholds, score_groups
-from league.pairing.hashing import item_key, stable_key
+from league.pairing.hashing import stable_key
 from league.pairing.problem import Problem, affinity_counts
+from league.pairing.vectors import clean_mask, distinct, shuffled_order
 
 Edge = tuple[int, int]
 
@@ -35,14 +37,14 @@ def core_and_fixed(problem: Problem) -> tuple[list[int], list[Edge]]:
 
 def is_rematch(problem: Problem, u: int, v: int) -> bool:
     """Whether two vertices are players who already met (a bye is never a rematch)."""
-    return v != problem.n and v in problem.opponents[u]
+    return v != problem.n and problem.met(u, v)
 
 
 def is_clean(problem: Problem, u: int, v: int) -> bool:
     """No rematch, no club/faction penalty, no repeated bye."""
     if v == problem.n:
         return not problem.players[u].had_bye
-    if v in problem.opponents[u]:
+    if problem.met(u, v):
         return False
     return affinity_counts(problem.settings, problem.players[u], problem.players[v]) == (0, 0)
 
@@ -51,7 +53,7 @@ def is_allowed(problem: Problem, u: int, v: int) -> bool:
     """No rematch, no repeated bye: club/faction pairs are allowed, at their penalty."""
     if v == problem.n:
         return not problem.players[u].had_bye
-    return v not in problem.opponents[u]
+    return not problem.met(u, v)
 
 
 def ordered(u: int, v: int) -> Edge:
@@ -61,14 +63,25 @@ def ordered(u: int, v: int) -> Edge:
 
 def shuffled(problem: Problem, vertices: list[int], salt: str, turn: int) -> list[int]:
     """A seeded permutation (ties, only possible for equal keys, fall back to vertex order)."""
+    return _shuffled(problem, np.asarray(vertices, dtype=np.int64), salt, turn).tolist()
+
+
+def _shuffled(problem: Problem, vertices: np.ndarray, salt: str, turn: int) -> np.ndarray:
+    # Sorted by (item_key(base, hash of the vertex's id), vertex), vectorised (``vectors``).
     base = stable_key(problem.settings.seed, problem.settings.round_number, salt, turn)
-    hashes = problem.id_hashes
-    return sorted(vertices, key=lambda v: (item_key(base, hashes[v]), v))
+    return shuffled_order(base, problem.arrays.hashes, vertices)
 
 
 def groups_of(problem: Problem, core: list[int]) -> list[list[int]]:
-    """The core vertices by score group, best score first."""
-    return score_groups((v, problem.score(v)) for v in core)
+    """The core vertices by score group, best score first, each sorted (``score_groups``)."""
+    if not problem.arrays.exact or not core:
+        return score_groups((v, problem.score(v)) for v in core)
+    vertices = np.asarray(core, dtype=np.int64)
+    scores = problem.arrays.score[vertices]
+    order = np.lexsort((vertices, -scores))
+    vertices, scores = vertices[order], scores[order]
+    starts = np.flatnonzero(np.diff(scores)) + 1
+    return [part.tolist() for part in np.split(vertices, starts)]
 
 
 def sparse_edges(problem: Problem, core: list[int], fixed: list[Edge], turns: int) -> set[Edge]:
@@ -83,46 +96,50 @@ def sparse_edges(problem: Problem, core: list[int], fixed: list[Edge], turns: in
     return edges
 
 
-def sparse_within(problem: Problem, group: list[int], turns: int) -> Iterator[Edge]:
-    """Pairs inside one group: every allowed one when it is small (a club pair may be the only
-    way to pair it), else clean pairs of seeded cycles, the round-1 shuffle's pairs and every
-    clean bye."""
+def sparse_within(problem: Problem, group: list[int], turns: int) -> list[Edge]:
+    """Pairs inside one group, sorted: every allowed one when it is small (a club pair may be
+    the only way to pair it), else clean pairs of seeded cycles, the round-1 shuffle's pairs
+    and every clean bye."""
     if len(group) <= SMALL_GROUP:
-        return (e for e in combinations(group, 2) if is_allowed(problem, *e))
-    candidates: Iterable[Edge] = (
-        (cycle[i - 1], cycle[i])
-        for turn in range(turns)
-        for cycle in [shuffled(problem, group, "cycle", turn)]
-        for i in range(len(cycle))
-    )
+        return [e for e in combinations(group, 2) if is_allowed(problem, *e)]
+    members = np.asarray(group, dtype=np.int64)
+    cycles = [_shuffled(problem, members, "cycle", turn) for turn in range(turns)]
+    firsts = [np.roll(cycle, 1) for cycle in cycles]  # (cycle[i - 1], cycle[i])
     if problem.preferred:
-        members = set(group)
-        extra = [e for e in problem.preferred if e[0] in members and e[1] in members]
-        candidates = chain(candidates, extra)
+        inside = set(group)
+        extra = [e for e in problem.preferred if e[0] in inside and e[1] in inside]
+        firsts.append(np.asarray([u for u, _ in extra], dtype=np.int64))
+        cycles.append(np.asarray([v for _, v in extra], dtype=np.int64))
     if problem.dummy in group:  # soft mode: every bye, so the best one can be chosen
-        candidates = chain(candidates, ((v, problem.dummy) for v in group if v != problem.dummy))
-    unique = {ordered(u, v) for u, v in candidates}
-    return (e for e in sorted(unique) if is_clean(problem, *e))
+        others = members[members != problem.dummy]
+        firsts.append(others)
+        cycles.append(np.full(len(others), problem.dummy, dtype=np.int64))
+    a, b = np.concatenate(firsts), np.concatenate(cycles)
+    return _clean_sorted(problem, np.minimum(a, b), np.maximum(a, b))
 
 
-def sparse_across(
-    problem: Problem, upper: list[int], lower: list[int], turns: int
-) -> Iterator[Edge]:
+def _clean_sorted(problem: Problem, us: np.ndarray, vs: np.ndarray) -> list[Edge]:
+    """The distinct clean pairs ``(us[k], vs[k])``, sorted."""
+    codes = distinct(us * problem.n_vertices + vs)
+    us, vs = np.divmod(codes, problem.n_vertices)
+    keep = clean_mask(problem, us, vs)
+    return list(zip(us[keep].tolist(), vs[keep].tolist(), strict=True))
+
+
+def sparse_across(problem: Problem, upper: list[int], lower: list[int], turns: int) -> list[Edge]:
     """Floater candidates between two neighbouring groups: every allowed pair for small groups,
-    else clean pairs of ``turns`` seeded one-to-one pairings of the two groups."""
+    else clean pairs of ``turns`` seeded one-to-one pairings of the two groups (repeats kept)."""
     if len(upper) * len(lower) <= SMALL_GROUP * SMALL_GROUP:
         pairs = (ordered(u, v) for u in upper for v in lower)
-        return (e for e in pairs if is_allowed(problem, *e))
-    candidates = (
-        pair
-        for turn in range(turns)
-        for pair in zip(
-            shuffled(problem, upper, "up", turn),
-            shuffled(problem, lower, "down", turn),
-            strict=False,
-        )
-    )
-    return (ordered(u, v) for u, v in candidates if is_clean(problem, *ordered(u, v)))
+        return [e for e in pairs if is_allowed(problem, *e)]
+    above, below = np.asarray(upper, dtype=np.int64), np.asarray(lower, dtype=np.int64)
+    size = min(len(upper), len(lower))
+    ups = [_shuffled(problem, above, "up", turn)[:size] for turn in range(turns)]
+    downs = [_shuffled(problem, below, "down", turn)[:size] for turn in range(turns)]
+    a, b = np.concatenate(ups), np.concatenate(downs)
+    us, vs = np.minimum(a, b), np.maximum(a, b)
+    keep = clean_mask(problem, us, vs)
+    return list(zip(us[keep].tolist(), vs[keep].tolist(), strict=True))
 
 
 def adjacent_edges(problem: Problem, core: list[int], fixed: list[Edge]) -> set[Edge]:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import rustworkx as rx
 
 WeightedEdge = tuple[int, int, int]
+VECTOR_MIN = 64  # fewer edges than this are relabelled one by one (numpy's overhead)
 
 
 def _identity(weight: int) -> int:
@@ -33,12 +35,43 @@ def perfect_matching(
 
 def solve_component(vertices: list[int], edges: list[WeightedEdge]) -> list[tuple[int, int]] | None:
     """``max_cardinality=True``: maximum weight among maximum-cardinality matchings."""
+    if len(edges) < VECTOR_MIN:
+        local = {v: i for i, v in enumerate(vertices)}
+        local_edges = [(local[u], local[v], w) for u, v, w in edges]
+    else:
+        ends = np.asarray([(u, v) for u, v, _ in edges], dtype=np.int64)
+        local_edges = _localised(vertices, ends[:, 0], ends[:, 1], [w for *_, w in edges])
+    return _solve(vertices, local_edges)
+
+
+def solve_pairs(
+    vertices: list[int], pairs: Sequence[tuple[int, int]], weights: list[int]
+) -> list[tuple[int, int]] | None:
+    """``solve_component`` with the edges given as pairs and their weights."""
+    if len(pairs) < VECTOR_MIN:
+        return solve_component(
+            vertices, [(u, v, w) for (u, v), w in zip(pairs, weights, strict=True)]
+        )
+    ends = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    return _solve(vertices, _localised(vertices, ends[:, 0], ends[:, 1], weights))
+
+
+def _localised(
+    vertices: list[int], us: np.ndarray, vs: np.ndarray, weights: list[int]
+) -> list[WeightedEdge]:
+    """The edges on the vertices' positions in ``vertices`` (the graph's node indices)."""
+    members = np.asarray(vertices, dtype=np.int64)
+    position = np.zeros(int(members.max()) + 1, dtype=np.int64)
+    position[members] = np.arange(len(members), dtype=np.int64)
+    return list(zip(position[us].tolist(), position[vs].tolist(), weights, strict=True))
+
+
+def _solve(vertices: list[int], edges: list[WeightedEdge]) -> list[tuple[int, int]] | None:
     if len(vertices) % 2:
         return None
-    local = {v: i for i, v in enumerate(vertices)}
     graph = rx.PyGraph(multigraph=False)
     graph.add_nodes_from(vertices)
-    graph.add_edges_from([(local[u], local[v], w) for u, v, w in edges])
+    graph.add_edges_from(edges)
     found = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=_identity)
     if 2 * len(found) != len(vertices):
         return None

@@ -8,6 +8,7 @@ from functools import cached_property
 
 from league.pairing.hashing import mix64, pair_key, stable_key
 from league.pairing.types import PairingSettings, PlayerState
+from league.pairing.vectors import VertexArrays, vertex_arrays
 
 # Tie-break tier: one penalty per edge in [0, TIEBREAK_RANGE); lowest tier, not part of the cost.
 TIEBREAK_RANGE = 1 << 16
@@ -24,12 +25,11 @@ class Problem:
 
     players: tuple[PlayerState, ...]
     settings: PairingSettings
-    opponents: tuple[frozenset[int], ...]  # vertex indices each player already met
     bye_position: tuple[int, ...]  # per player: same-status players ranked below them
     preferred: frozenset[tuple[int, int]]  # vertex pairs the tie-break favours (round 1)
     tiebreak_range: int = TIEBREAK_RANGE
 
-    @property
+    @cached_property
     def n(self) -> int:
         return len(self.players)
 
@@ -67,6 +67,22 @@ class Problem:
         return stable_key(self.settings.seed, self.settings.round_number, "pair")
 
     @cached_property
+    def opponents(self) -> tuple[frozenset[int], ...]:
+        """Vertex indices each player already met (built only by the steps that need all)."""
+        return _opponent_sets(self.players, {p.id: i for i, p in enumerate(self.players)})
+
+    def met(self, u: int, v: int) -> bool:
+        """Whether two distinct players already met, as recorded on either side (the same
+        relation as ``opponents``, without building it)."""
+        a, b = self.players[u], self.players[v]
+        return b.id in a.opponents or a.id in b.opponents
+
+    @cached_property
+    def arrays(self) -> VertexArrays:
+        """Per-vertex numpy arrays for the vectorised paths (``vectors``)."""
+        return vertex_arrays(self.players)
+
+    @cached_property
     def id_hashes(self) -> tuple[int, ...]:
         """Per vertex, a mixed form of the player id (the bye vertex last), reused by keys."""
         return (*(mix64(p.id) for p in self.players), mix64(-1))
@@ -85,11 +101,10 @@ def build_problem(
     ordered = tuple(sorted(players, key=lambda p: p.rank))
     _validate(ordered, settings)
     index = {p.id: i for i, p in enumerate(ordered)}
-    opponents = _opponent_sets(ordered, index)
     preferred = frozenset(
         (min(index[a], index[b]), max(index[a], index[b])) for a, b in preferred_ids
     )
-    return Problem(ordered, settings, opponents, _bye_positions(ordered), preferred)
+    return Problem(ordered, settings, _bye_positions(ordered), preferred)
 
 
 def _validate(players: tuple[PlayerState, ...], settings: PairingSettings) -> None:
@@ -136,7 +151,7 @@ def pair_penalty(problem: Problem, u: int, v: int) -> tuple[int, ...]:
     a, b = problem.players[u], problem.players[v]
     strong, weak = affinity_counts(problem.settings, a, b)
     return (
-        1 if v in problem.opponents[u] else 0,
+        1 if problem.met(u, v) else 0,
         0,
         0,
         (a.score - b.score) ** 2,

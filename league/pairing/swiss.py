@@ -30,8 +30,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 
+import numpy as np
+
 from league.pairing.affinities import affinity_bound
-from league.pairing.bounds import gap_lower_bound
+from league.pairing.bounds import counted_gap_lower_bound, gap_lower_bound
 from league.pairing.brackets import bracket_pairs
 from league.pairing.floats import float_edges, slack_edges
 from league.pairing.graphs import (
@@ -46,6 +48,7 @@ from league.pairing.problem import (
     BYE_SOFT,
     GAP,
     N_COST_TIERS,
+    REMATCH,
     REPEAT_BYE,
     STRONG,
     TIEBREAK_RANGE,
@@ -55,7 +58,8 @@ from league.pairing.problem import (
 )
 from league.pairing.results import build_result
 from league.pairing.types import PairingResult
-from league.pairing.weights import Encoder, make_encoder
+from league.pairing.vectors import pair_terms
+from league.pairing.weights import VECTOR_MIN, Encoder, edge_weights, make_encoder
 from league.pairing.windows import window_gap_bound
 
 SPARSE_TURNS = 2
@@ -89,6 +93,14 @@ def optimal_pairs(problem: Problem) -> tuple[list[Edge], Cost, str]:
 def matching_cost(problem: Problem, pairs: Sequence[Edge]) -> Cost:
     """Sum of the cost tiers (the tie-break excluded) over a matching."""
     totals = [0] * N_COST_TIERS
+    if problem.arrays.exact and len(pairs) >= VECTOR_MIN:
+        us, vs = np.asarray(pairs, dtype=np.int64).T
+        real = vs != problem.n
+        terms = pair_terms(problem, us[real], vs[real])
+        for tier, values in ((REMATCH, terms.rematch), (GAP, terms.gap)):
+            totals[tier] = int(values.sum())
+        totals[STRONG], totals[WEAK] = int(terms.strong.sum()), int(terms.weak.sum())
+        pairs = [(u, problem.n) for u in us[~real].tolist()]  # the bye: plain below
     for u, v in pairs:
         for tier, value in enumerate(pair_penalty(problem, u, v)[:N_COST_TIERS]):
             totals[tier] += value
@@ -100,7 +112,13 @@ def lower_bound(problem: Problem, core: list[int]) -> Cost:
     bound = [0] * N_COST_TIERS
     if problem.has_bye and all(p.had_bye for p in problem.players):
         bound[REPEAT_BYE] = 1
-    bound[GAP] = gap_lower_bound(problem.score(v) for v in core)
+    if problem.arrays.exact:
+        values, counts = np.unique(problem.arrays.score[core], return_counts=True)
+        bound[GAP] = counted_gap_lower_bound(
+            dict(zip(values.tolist(), counts.tolist(), strict=True))
+        )
+    else:
+        bound[GAP] = gap_lower_bound(problem.score(v) for v in core)
     return tuple(bound)
 
 
@@ -108,7 +126,8 @@ def weighted(
     problem: Problem, encoder: Encoder, edges: Sequence[Edge]
 ) -> list[tuple[int, int, int]]:
     """Edges with their encoded integer weights."""
-    return [(u, v, encoder.weight(pair_penalty(problem, u, v))) for u, v in edges]
+    weights = edge_weights(problem, encoder, edges)
+    return [(u, v, w) for (u, v), w in zip(edges, weights, strict=True)]
 
 
 class Ladder:

@@ -13,7 +13,10 @@ Weights are kept below ``2**(I128_HEADROOM - bits(n_vertices))`` so that even du
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from league.pairing.problem import (
     BYE_SOFT,
@@ -26,9 +29,13 @@ from league.pairing.problem import (
     TIEBREAK,
     WEAK,
     Problem,
+    bye_penalty,
+    pair_penalty,
 )
+from league.pairing.vectors import pair_terms, tiebreaks
 
 I128_HEADROOM = 124  # 127 value bits minus the factor 4 of the margin above
+VECTOR_MIN = 32  # fewer edges than this are weighted one by one (numpy's overhead)
 
 
 @dataclass(frozen=True)
@@ -69,3 +76,32 @@ def make_encoder(problem: Problem) -> Encoder:
     if offset.bit_length() > I128_HEADROOM - problem.n_vertices.bit_length():
         raise OverflowError("pairing weights exceed the exact integer range of the solver")
     return Encoder(tuple(multipliers), offset)
+
+
+def edge_weights(problem: Problem, encoder: Encoder, edges: Sequence[tuple[int, int]]) -> list[int]:
+    """``encoder.weight(pair_penalty(problem, u, v))`` for every edge, vectorised when the
+    scores allow it (``vectors``); the tie-break's multiplier is 1, the lowest tier's."""
+    if not problem.arrays.exact or len(edges) < VECTOR_MIN:
+        return [encoder.weight(pair_penalty(problem, u, v)) for u, v in edges]
+    us, vs = np.asarray(edges, dtype=np.int64).reshape(-1, 2).T
+    real = vs != problem.n
+    ru, rv = us[real], vs[real]
+    terms = pair_terms(problem, ru, rv)
+    offset, multipliers = encoder.offset, encoder.multipliers
+    found = [offset - t for t in tiebreaks(problem, ru, rv).tolist()]
+    penalised = terms.rematch | (terms.gap != 0) | (terms.strong != 0) | (terms.weak != 0)
+    for k in np.flatnonzero(penalised).tolist():
+        found[k] -= (
+            int(terms.rematch[k]) * multipliers[REMATCH]
+            + int(terms.gap[k]) * multipliers[GAP]
+            + int(terms.strong[k]) * multipliers[STRONG]
+            + int(terms.weak[k]) * multipliers[WEAK]
+        )
+    if real.all():
+        return found
+    weights = [0] * len(edges)
+    for k, weight in zip(np.flatnonzero(real).tolist(), found, strict=True):
+        weights[k] = weight
+    for k in np.flatnonzero(~real).tolist():
+        weights[k] = encoder.weight(bye_penalty(problem, int(us[k])))
+    return weights
