@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from league.campaign.army import GROUND, KINDS, UNIT_TAGS, WAR_ENGINE, DetachmentSpec, Unit
 from league.campaign_serializers import MAX_UNITS, POINTS
 from league.campaign_words import KINDS as KIND_WORDS
-from league.forms import BLANK, GrowableFormSet
+from league.forms import GrowableFormSet, RowForm
 
 ARMY_PREFIX = "army"
 MAX_DETACHMENTS = 500  # as the API's army body (league/campaign_state_serializers.py)
@@ -94,10 +94,12 @@ def with_stored_details(spec: DetachmentSpec, stored: Sequence[Mapping[str, Any]
     return DetachmentSpec(spec.name, spec.points, spec.kind, spec.supreme_commander, tuple(units))
 
 
-class DetachmentForm(forms.Form):
+class DetachmentForm(RowForm):
     """One detachment row; a row with neither name nor points is ignored (spare rows)."""
 
     typed_keys: tuple[str, ...] = ("name", "points", "units")
+    name_missing = _("Give the detachment a name.")
+    points_missing = _("Give the detachment's points.")
 
     name = forms.CharField(label=_("Name"), max_length=200, required=False)
     points = forms.IntegerField(label=_("Points"), required=False, **POINTS)
@@ -110,20 +112,6 @@ class DetachmentForm(forms.Form):
         help_text=_("Optional: one unit a line or separated by commas, each with its tags in "
                     "brackets (infiltrator, flak, war_engine, vehicle), e.g. “Scouts "
                     "(infiltrator), Hydra (flak), Titan (war_engine)”."))
-
-    @property
-    def is_blank(self) -> bool:
-        return not any(self.cleaned_data.get(key) not in BLANK for key in self.typed_keys)
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        if self.is_blank:
-            return data
-        if not data.get("name"):
-            self.add_error("name", _("Give the detachment a name."))
-        if data.get("points") is None:
-            self.add_error("points", _("Give the detachment's points."))
-        return data
 
     def clean_units(self) -> str:
         """Checked here, kept as typed: the page shows the text again when a row is refused."""

@@ -35,19 +35,12 @@ class RegisterForm(forms.Form):
 BLANK = (None, "", [])
 
 
-class UnitForm(forms.Form):
-    """One unit row; a row left entirely blank is ignored (so spare rows cost nothing)."""
+class RowForm(forms.Form):
+    """One row of a growable list (units, detachments): a row left entirely blank is ignored
+    (so spare rows cost nothing); a typed row needs its name and points."""
 
-    typed_keys: tuple[str, ...] = ("name", "slot", "points", "models")
-
-    name = forms.CharField(label=_("Unit"), max_length=200, required=False)
-    slot = forms.ChoiceField(label=_("Slot"), required=False)
-    points = forms.IntegerField(label=_("Points"), min_value=0, max_value=100_000, required=False)
-    models = forms.IntegerField(label=_("Models"), min_value=1, max_value=10_000, required=False)
-
-    def __init__(self, *args: Any, slots: list[tuple[str, str]] = (), **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self.fields["slot"].choices = [("", _("— none —")), *slots]
+    typed_keys: tuple[str, ...] = ()
+    name_missing = points_missing = ""
 
     @property
     def is_blank(self) -> bool:
@@ -58,10 +51,26 @@ class UnitForm(forms.Form):
         if self.is_blank:
             return data
         if not data.get("name"):
-            self.add_error("name", _("Give the unit a name."))
+            self.add_error("name", self.name_missing)
         if data.get("points") is None:
-            self.add_error("points", _("Give the unit's points."))
+            self.add_error("points", self.points_missing)
         return data
+
+
+class UnitForm(RowForm):
+    """One unit row of a list."""
+
+    typed_keys: tuple[str, ...] = ("name", "slot", "points", "models")
+    name_missing, points_missing = _("Give the unit a name."), _("Give the unit's points.")
+
+    name = forms.CharField(label=_("Unit"), max_length=200, required=False)
+    slot = forms.ChoiceField(label=_("Slot"), required=False)
+    points = forms.IntegerField(label=_("Points"), min_value=0, max_value=100_000, required=False)
+    models = forms.IntegerField(label=_("Models"), min_value=1, max_value=10_000, required=False)
+
+    def __init__(self, *args: Any, slots: list[tuple[str, str]] = (), **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["slot"].choices = [("", _("— none —")), *slots]
 
     def unit(self) -> dict[str, Any]:
         data = self.cleaned_data
