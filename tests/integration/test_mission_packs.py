@@ -522,9 +522,11 @@ def test_real_worker_builds_the_pack_a_player_cannot_fetch(celery_worker_process
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_real_worker_reports_progress_from_0_to_100(celery_worker_process):
-    round_ = paired_round(60, seed=4)
+    # 200 tables in chunks of 1: ~200 steps. Texts are stamped in a few milliseconds a table, so
+    # fewer tables can pass between two polls (20 ms apart) in one go.
+    round_ = paired_round(400, seed=4)
     pack = MissionPack.objects.create(round=round_)
-    tasks.build_mission_pack.delay(pack.pk, 1)  # 30 tables in chunks of 1: 32 steps
+    tasks.build_mission_pack.delay(pack.pk, 1)
     seen = wait_for(pack.pk)
     progress = [p for _status, p in seen]
     assert seen[0] in ((Status.PENDING, 0), (Status.RUNNING, 0)) or progress[0] < 20
