@@ -46,6 +46,7 @@ from league.errors import Conflict, Forbidden, Invalid, NotFound
 from league.models import Player, Round, Tournament
 from league.services import notices
 from league.services.campaign_dice import throw
+from league.services.tournaments import free_slug
 from missions.models import DiceStream
 from missions.services import new_seed
 
@@ -224,20 +225,12 @@ def army_points_of(campaign: Campaign) -> dict[str, int]:
 
 # Creation ---------------------------------------------------------------------------------
 
-def _free_slug(model: type, base: str) -> str:
-    slug, n = base, 1
-    while model.objects.filter(slug=slug).exists():
-        n += 1
-        slug = f"{base}-{n}"
-    return slug
-
-
 def _insert(row: Campaign | Tournament, base: str) -> None:
     """Save a new row under the first free slug from ``base``; a creation that loses the race
     on the unique index takes the next one, inside a savepoint."""
     model = type(row)
     for _attempt in range(SLUG_ATTEMPTS):
-        row.slug = _free_slug(model, base)
+        row.slug = free_slug(model, base)
         try:
             with transaction.atomic():
                 row.save(force_insert=True)
@@ -249,7 +242,8 @@ def _insert(row: Campaign | Tournament, base: str) -> None:
                    "slug_taken")
 
 
-def _chart(system: GameSystem) -> Chart:
+def army_chart(system: GameSystem) -> Chart:
+    """The chart every campaign army is stored under (made on first use)."""
     chart, _created = Chart.objects.get_or_create(slug=CHART, defaults={
         "game_system": system, "name_en": "Epic 40,000 campaign army",
         "name_fr": "Armée de campagne Epic 40 000"})
@@ -262,7 +256,7 @@ def _tournament(actor: Actor, name: str, slug: str, army_points: int, seed: int)
     nor self-registration reach it; its rounds are the turns, its games the battles."""
     system = GameSystem.objects.get(slug=SYSTEM)
     stream = DiceStream.objects.create(key=f"campaign:{slug}:{uuid.uuid4().hex[:12]}", seed=seed)
-    tournament = Tournament(name=name, game_system=system, chart=_chart(system),
+    tournament = Tournament(name=name, game_system=system, chart=army_chart(system),
                             points_limit=army_points, rounds=1, seed=seed, dice=stream,
                             created_by=actor.user, status=Tournament.Status.DRAFT)
     _insert(tournament, f"campaign-{slug}"[:70])
@@ -280,7 +274,7 @@ def create_campaign(actor: Actor, *, name: str, settings: Mapping[str, Any],
     campaign = Campaign(name=name, army_points=army_points, victory_score=victory_score,
                         settings=chosen, created_by=actor.user)
     base = slugify(name)[:70] or "campaign"
-    campaign.slug = _free_slug(Campaign, base)
+    campaign.slug = free_slug(Campaign, base)
     campaign.tournament = _tournament(actor, name, campaign.slug, army_points, seed)
     _insert(campaign, base)
     record(actor, "campaign_created", campaign.tournament, campaign,

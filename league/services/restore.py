@@ -39,9 +39,9 @@ from league.models import AuditEntry, Game, Player, PlayerList, Report, Round, T
 from league.services import campaign_restore
 from league.services.backup import FORMAT, VERSION
 from league.services.backup_rows import build, create_all, distinct_refs
-from league.services.campaigns import CHART, _chart, _free_slug
+from league.services.campaigns import CHART, army_chart
 from league.services.table_rolls import stream_key
-from league.services.tournaments import require_staff
+from league.services.tournaments import free_slug, require_staff
 from league.systems import NOT_FOR_EVENTS
 from missions.models import DiceRoll, DiceStream, Level, Mission
 
@@ -271,7 +271,7 @@ class _Restore:
             raise Conflict(_("A campaign with the address “%(slug)s” already exists: import it "
                              "under another address.") % {"slug": self.campaign_slug}, "slug_taken")
         if self.new_slug:
-            self.slug = _free_slug(Tournament, f"campaign-{self.new_slug}"[:70])
+            self.slug = free_slug(Tournament, f"campaign-{self.new_slug}"[:70])
 
     def _check_campaign_system(self, system: GameSystem) -> None:
         """A campaign system's event comes with its campaign, and only such an event does."""
@@ -478,4 +478,4 @@ def campaign_chart(system_slug: str | None) -> Chart | None:
     """The campaign army chart a campaign's creation makes on demand, made here too for a
     database that never had a campaign; None without its game system."""
     system = GameSystem.objects.filter(slug=system_slug).first() if system_slug else None
-    return _chart(system) if system is not None else None
+    return army_chart(system) if system is not None else None

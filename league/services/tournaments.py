@@ -35,13 +35,17 @@ def require_staff(actor: Actor) -> None:
         raise Forbidden(_("Only the organisers can do this."), "staff_only")
 
 
-def unique_slug(name: str) -> str:
-    base = slugify(name)[:70] or "tournament"
+def free_slug(model: type, base: str) -> str:
+    """``base``, or ``base-2``, ``base-3``… : the first slug no ``model`` row has yet."""
     slug, n = base, 1
-    while Tournament.objects.filter(slug=slug).exists():
+    while model.objects.filter(slug=slug).exists():
         n += 1
         slug = f"{base}-{n}"
     return slug
+
+
+def unique_slug(name: str) -> str:
+    return free_slug(Tournament, slugify(name)[:70] or "tournament")
 
 
 @transaction.atomic
