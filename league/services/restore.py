@@ -38,7 +38,7 @@ from league.errors import Conflict, Invalid
 from league.models import AuditEntry, Game, Player, PlayerList, Report, Round, Tournament
 from league.services import campaign_restore
 from league.services.backup import FORMAT, VERSION
-from league.services.backup_rows import build, create_all, distinct_refs
+from league.services.backup_rows import build, create_all, distinct_refs, lookup
 from league.services.campaigns import CHART, army_chart
 from league.services.table_rolls import stream_key
 from league.services.tournaments import free_slug, require_staff
@@ -127,14 +127,7 @@ class _Restore:
     # Lookups ----------------------------------------------------------------------------
 
     def mapped(self, kind: str):
-        table = self.ids[kind]
-
-        def find(value: Any) -> Any:
-            try:
-                return table.get(int(value))
-            except (TypeError, ValueError):
-                return None
-        return find
+        return lookup(self.ids[kind])
 
     def refs(self) -> event_refs.Refs:
         return event_refs.Refs(player=self.mapped("player"), game=self.mapped("game"),
