@@ -98,6 +98,10 @@ class CampaignDetachment(models.Model):
     units = models.JSONField(_("units"), default=list, blank=True)
     # G22: infiltrator units captured by the enemy (R25 on a 1), gone for the whole campaign.
     captured_units = models.JSONField(_("captured units"), default=list, blank=True)
+    # R13: the turn an airborne detachment landed; its vehicles stay in orbit until it spends
+    # one move in a later turn.
+    landed_turn = models.PositiveSmallIntegerField(_("landed in turn"), null=True, blank=True)
+    vehicles_in_orbit = models.BooleanField(_("vehicles in orbit"), default=False)
 
     class Meta:
         verbose_name = _("campaign detachment")
@@ -124,6 +128,11 @@ class CampaignTurn(models.Model):
     report = models.JSONField(_("turn report"), default=dict, blank=True)
     # R25: each resolved infiltration, its dice and what they revealed or captured (names).
     infiltrations = models.JSONField(_("infiltrations"), default=list, blank=True)
+    # G11: per phase, who declares first, who has sent all their orders, whether the sealed
+    # orders were revealed: {phase: {"first", "ready": [sides], "revealed": bool}}.
+    declarations = models.JSONField(_("declarations"), default=dict, blank=True)
+    # R14, R19–R24: the air phase's gates rolled (Flak, interceptions of landings) and their dice.
+    air = models.JSONField(_("air missions"), default=list, blank=True)
     opened_at = models.DateTimeField(_("opened"), auto_now_add=True)
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
 
@@ -139,7 +148,13 @@ class CampaignTurn(models.Model):
 
 class CampaignOrder(models.Model):
     """An accepted order (refused ones are answered 400 and kept in the audit log only). The
-    allowances are derived from these rows, never stored as counters."""
+    allowances are derived from these rows, never stored as counters.
+
+    In the sealed declaration mode (G11) an order is ``sealed`` until its phase's orders are
+    revealed: the engine then replays both sides' orders interleaved and an order that became
+    illegal is kept as ``refused`` with its code, no longer counted."""
+
+    ACCEPTED, SEALED, REFUSED = "accepted", "sealed", "refused"
 
     turn = models.ForeignKey(CampaignTurn, on_delete=models.CASCADE, related_name="orders")
     side = models.CharField(_("side"), max_length=4, choices=SIDE_CHOICES)
@@ -151,6 +166,18 @@ class CampaignOrder(models.Model):
                                    related_name="reactions", verbose_name=_("reaction to"))
     bonus = models.CharField(_("bonus"), max_length=20, blank=True)
     commander = models.CharField(_("Supreme Commander"), max_length=200, blank=True)
+    status = models.CharField(_("status"), max_length=10, default=ACCEPTED)
+    refusal_code = models.CharField(_("refusal"), max_length=40, blank=True)
+    refusal_params = models.JSONField(_("refusal details"), default=dict, blank=True)
+    # The order's place in its phase once both sides' orders are interleaved (G11).
+    sequence = models.PositiveIntegerField(_("sequence"), null=True, blank=True)
+    # Air missions (R19–R24): the mission, the territories flown over on the way there and
+    # back, and the mission an escort is linked to.
+    mission = models.CharField(_("air mission"), max_length=12, blank=True)
+    route = models.JSONField(_("route"), default=list, blank=True)
+    return_route = models.JSONField(_("return route"), default=list, blank=True)
+    escort_of = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True,
+                                  related_name="escorts", verbose_name=_("escort of"))
     created_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
                                    null=True, blank=True, related_name="+")
     created_at = models.DateTimeField(_("declared"), auto_now_add=True)

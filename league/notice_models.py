@@ -26,6 +26,8 @@ class Notice(models.Model):
         CAMPAIGN_CHOICE = "campaign_choice", _("choice after a battle")
         CAMPAIGN_PLACEMENT = "campaign_placement", _("campaign placement")
         CAMPAIGN_TURN_CLOSED = "campaign_turn_closed", _("campaign turn closed")
+        CAMPAIGN_SURRENDER = "campaign_surrender", _("campaign surrender")
+        CAMPAIGN_DECLARE = "campaign_declare", _("your turn to declare")
 
     class Status(models.TextChoices):
         SENDING = "sending", _("sending")
