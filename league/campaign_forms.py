@@ -21,6 +21,8 @@ MAX_DETACHMENTS = 500  # as the API's army body (league/campaign_state_serialize
 EXTRA_ROWS = 3
 UNIT_NAME_MAX = 200  # as the API's unit name
 UNIT = re.compile(r"(?P<name>[^()\[\]]+?)\s*(?:[(\[](?P<tags>[^()\[\]]*)[)\]])?")
+# R14: a unit's interception value among its tags, e.g. ``Fighta (interception 4)``.
+INTERCEPTION = re.compile(r"\binterception\s*[=:]?\s*(?P<value>\d+)", re.IGNORECASE)
 
 
 # Units as typed: ``Scouts (infiltrator), Hydra (flak)`` or one a line ---------------------------
@@ -66,7 +68,10 @@ def parse_units(text: str) -> tuple[Unit, ...]:
         if len(name) > UNIT_NAME_MAX:
             raise ValidationError(_("A unit's name has at most %(n)s characters.")
                                   % {"n": UNIT_NAME_MAX})
-        units.append(Unit(name, tags=unit_tags(found["tags"] or "")))
+        typed = found["tags"] or ""
+        value = INTERCEPTION.search(typed)
+        units.append(Unit(name, tags=unit_tags(INTERCEPTION.sub("", typed)),
+                          interception_value=int(value["value"]) if value else None))
     if len(units) > MAX_UNITS:
         raise ValidationError(_("At most %(n)s units a detachment.") % {"n": MAX_UNITS})
     return tuple(units)
@@ -76,7 +81,9 @@ def units_text(units: Sequence[Mapping[str, Any]]) -> str:
     """Stored units as the field shows them again, one a line."""
     lines = []
     for unit in units:
-        tags = ", ".join(unit.get("tags") or ())
+        tags = ", ".join([*(unit.get("tags") or ()), *(
+            [f"interception {unit['interception_value']}"]
+            if unit.get("interception_value") is not None else [])])
         lines.append(f"{unit['name']} ({tags})" if tags else str(unit["name"]))
     return "\n".join(lines)
 
@@ -89,7 +96,8 @@ def with_stored_details(spec: DetachmentSpec, stored: Sequence[Mapping[str, Any]
     for unit in spec.units:
         before = known.get(unit.name)
         if before is not None and unit.type == "" and unit.points is None:
-            unit = Unit(unit.name, str(before.get("type") or ""), before.get("points"), unit.tags)
+            unit = Unit(unit.name, str(before.get("type") or ""), before.get("points"), unit.tags,
+                        unit.interception_value)  # R14: as typed (the text shows it)
         units.append(unit)
     return DetachmentSpec(spec.name, spec.points, spec.kind, spec.supreme_commander, tuple(units))
 

@@ -62,8 +62,28 @@ MESSAGES = {
     "infiltration_not_adjacent": _(
         "Infiltration goes from a territory adjacent to its target; %(from)s and %(to)s are not adjacent."
     ),
-    "mission_already_used": _("“%(detachment)s” has already infiltrated this turn."),
+    "mission_already_used": _("“%(detachment)s” has already carried out its mission this turn."),
     "infiltration_phase_closed": _("Infiltrations are resolved while the infiltration phase is open; now: %(phase)s."),
+    # Air missions and landings (R13, R14, R19–R24, R28, R29, R34, G28).
+    "air_detachment_required": _("“%(detachment)s” is not an air detachment: only air detachments fly missions."),
+    "mission_unknown": _("“%(mission)s” is not an air mission: infiltration, interception, transport or escort."),
+    "base_not_friendly": _("“%(detachment)s” is based in %(territory)s, which you no longer hold."),
+    "route_required": _("Give the route: the territories flown over up to %(to)s, the target last."),
+    "route_not_adjacent": _("Route (%(route)s): %(from)s and %(to)s are not adjacent."),
+    "route_end_mismatch": _("Route (%(route)s) ends in %(territory)s instead of %(expected)s."),
+    "escort_of_not_escort": _("Only an escort mission is linked to another mission."),
+    "escort_target_unknown": _("You have no air mission numbered %(escort_of)s this turn to escort."),
+    "escort_target_invalid": _(
+        "An escort goes with an infiltration or transport mission, not a %(mission)s mission."
+    ),
+    "escort_target_mismatch": _("The escorted mission flies to %(expected)s, not %(territory)s."),
+    "transport_target_mismatch": _(
+        "“%(detachment)s” flies its transport mission to %(expected)s: it can attack only there, not %(territory)s."
+    ),
+    "landing_mixed": _("“%(detachment)s” is not in orbit: a landing order names airborne detachments in orbit only."),
+    "no_vehicles_in_orbit": _("“%(detachment)s” has no vehicles waiting in orbit."),
+    "vehicles_next_turn": _("“%(detachment)s” landed this turn: its vehicles join it with a move in a later turn."),
+    "air_phase_not_open": _("No phase of this turn is open yet: roll the air phase's initiative first."),
     # Placement and start (R10, R11, R13).
     "airborne_starts_off_map": _("“%(detachment)s” is airborne: it starts off the map and lands later."),
     "detachment_already_placed": _("“%(detachment)s” is already on the map."),

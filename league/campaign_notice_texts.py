@@ -53,7 +53,7 @@ def allowance_lines(allowances: Sequence[Allowance]) -> list[str]:
 
 
 def phase_open(head: Head, *, phase: str, rolls: Sequence[str], winner: str, i_won: bool,
-               allowances: Sequence[Allowance]) -> Letter:
+               allowances: Sequence[Allowance], deadline: str = "") -> Letter:
     """R15/R18: the phase the organisers just opened, who won its initiative, what is left."""
     title = _("Turn %(turn)s: the %(phase)s phase is open") % {"turn": head.turn, "phase": phase}
     lines = [_("Turn %(turn)s of %(event)s: the %(phase)s phase is open.") % {
@@ -64,6 +64,8 @@ def phase_open(head: Head, *, phase: str, rolls: Sequence[str], winner: str, i_w
         lines.append(_("%(side)s won the initiative and chooses who acts first.") % {"side": winner})
     if rolls:
         lines.append(_("Initiative: %(rolls)s") % {"rolls": "; ".join(rolls)})
+    if deadline:
+        lines.append(_("Orders of this phase are due by %(when)s.") % {"when": deadline})
     lines += ["", *allowance_lines(allowances)]
     return _letter(head, title, lines, _("Declare your orders: %(link)s"))
 
@@ -260,3 +262,36 @@ def turn_closed(head: Head, summary: TurnSummary) -> Letter:
     if not summary.victory:
         lines.append(_("Turn %(turn)s is open.") % {"turn": head.turn + 1})
     return _letter(head, title, lines, _("The turn report: %(link)s"))
+
+
+# Declaring in turn, sealed attacks revealed --------------------------------------------------------
+
+def your_turn_to_declare(head: Head, *, phase: str, opponent: str) -> Letter:
+    """G11, alternating mode: « les joueurs déclarent ensuite leurs mouvements en alternant »."""
+    title = _("Turn %(turn)s: your turn to declare") % {"turn": head.turn}
+    lines = [_("%(opponent)s has declared: it is your turn to declare an order in the %(phase)s "
+               "phase of %(event)s.") % {"opponent": opponent, "phase": phase, "event": head.event},
+             _("When you have no more orders for this phase, say so on the page: your opponent "
+               "then goes on alone.")]
+    return _letter(head, title, lines, _("Declare your orders: %(link)s"))
+
+
+def attacks_revealed(head: Head, *, against_me: int) -> Letter:
+    """G11, sealed mode: the attacks come out together; the reactions follow (R29)."""
+    title = _("Turn %(turn)s: the attacks are revealed") % {"turn": head.turn}
+    lines = [_("Both sides' attacks of turn %(turn)s of %(event)s are revealed.")
+             % {"turn": head.turn, "event": head.event},
+             _("Attacks against you: %(count)s. You may now declare your reactions.")
+             % {"count": against_me}]
+    return _letter(head, title, lines, _("Declare your reactions: %(link)s"))
+
+
+# Surrender -----------------------------------------------------------------------------------------
+
+def surrendered(head: Head, *, loser: str, winner: str, mine: bool) -> Letter:
+    """R35: « lorsque ses adversaires se rendent »: the campaign ends at once."""
+    title = _("%(event)s is over: %(side)s surrendered") % {"event": head.event, "side": loser}
+    first = (_("You surrendered in turn %(turn)s.") % {"turn": head.turn} if mine else
+             _("%(side)s surrendered in turn %(turn)s.") % {"side": loser, "turn": head.turn})
+    lines = [first, _("%(side)s wins the campaign.") % {"side": winner}]
+    return _letter(head, title, lines, _("The campaign page: %(link)s"))

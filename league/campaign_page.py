@@ -24,11 +24,14 @@ from django.utils.translation import gettext as _
 
 from league.audit import Actor
 from league.campaign import map as grid
+from league.campaign.declaration import SEALED
 from league.campaign.orders import allowances
-from league.campaign.state import ATTACK, ORDER_KINDS, CampaignState
+from league.campaign.state import ATTACK, ATTACKS_PHASE, ORDER_KINDS, ORDER_PHASE, CampaignState
 from league.campaign.tools import INITIATIVE_COUNTERS, PHASES
+from league.campaign_air_page import air_lines
 from league.campaign_choices import Choice, choices, order_label
 from league.campaign_drawing import drawing, territory_rows
+from league.campaign_messages import campaign_message
 from league.campaign_models import (
     Campaign,
     CampaignBattle,
@@ -51,8 +54,13 @@ from league.campaign_words import (
     word,
 )
 from league.models import Game, Report
-from league.services import campaign_battles, campaign_infiltrations, campaign_reads
-from league.services.campaigns import current_turn, side_of_actor, state_of
+from league.services import (
+    campaign_battles,
+    campaign_declarations,
+    campaign_infiltrations,
+    campaign_reads,
+)
+from league.services.campaigns import accepted_order, current_turn, side_of_actor
 
 OPEN = (Report.Status.REPORTED, Report.Status.DISPUTED)
 
@@ -164,7 +172,9 @@ def order_forms(state: CampaignState, side: CampaignSide, army: Sequence[Detachm
     """One form per kind of the open phase, offering only what ``check_order`` accepts."""
     ids = {d.row.name: d.row.pk for d in army}
     titles = {"infiltration": _("Infiltrate an enemy territory"), "move": _("Move a detachment"), "fortify": _("Fortify a territory"),
-              "attack": _("Attack"), "reaction": _("React to an attack")}
+              "attack": _("Attack"), "reaction": _("React to an attack"),
+              "air_mission": _("Give an air detachment its mission"),
+              "vehicles": _("Bring a landed detachment's vehicles down")}
     helps = {
         "infiltration": _("A detachment with infiltrator units looks into an adjacent enemy "
                           "territory: one die per enemy detachment there, 6 shows its sheet, "
@@ -173,15 +183,69 @@ def order_forms(state: CampaignState, side: CampaignSide, army: Sequence[Detachm
         "fortify": _("Uses one move; the territory is fortified if you still hold it at the end of the turn."),
         "attack": _("Detachments of one territory attack one adjacent enemy territory."),
         "reaction": _("One detachment joins the defence of a territory under attack."),
+        "air_mission": _("One mission per air detachment this turn, flying the shortest route "
+                         "(the enemy is told the mission and route, not the detachment). Flak "
+                         "and interception dice are rolled after; the fights are played with "
+                         "the Epic rules."),
+        "vehicles": _("Uses one move, in a turn after the landing."),
     }
     offered: dict[str, list[Choice]] = choices(state, side.side, ids)
     return [{"kind": kind, "title": titles[kind], "help": helps[kind], "choices": found}
             for kind, found in offered.items()]
 
 
-def my_orders(state: CampaignState, side: str) -> list[str]:
-    return [order_label(a.order) + (_(" (Supreme Commander's extra action)") if a.bonus else "")
-            for a in state.accepted(side, ORDER_KINDS)]
+def my_orders(state: CampaignState, side: str, turn: CampaignTurn | None = None) -> list[str]:
+    """The reader's orders this turn: sealed ones say so (G11); those refused when their phase
+    was revealed say why."""
+    sealed = campaign_declarations.sealed_ids(turn)
+    lines = [order_label(a.order) + (_(" (Supreme Commander's extra action)") if a.bonus else "")
+             + (_(" (sealed until the phase's orders are revealed)") if a.id in sealed else "")
+             for a in state.accepted(side, ORDER_KINDS)]
+    if turn is not None:
+        for row in campaign_declarations.refused_orders(turn, side):
+            order = accepted_order(row).order
+            lines.append(_("%(order)s: refused when the orders were revealed (%(reason)s)") % {
+                "order": order_label(order),
+                "reason": campaign_message(row.refusal_code, row.refusal_params)})
+    return lines
+
+
+ORDER_PHASES = frozenset(ORDER_PHASE.values())
+PHASE_KINDS: Mapping[str, tuple[str, ...]] = {
+    phase: tuple(kind for kind, owner in ORDER_PHASE.items() if owner == phase)
+    for phase in ORDER_PHASES}
+
+
+def declaring(campaign: Campaign, turn: CampaignTurn, reader: Reader) -> dict[str, Any]:
+    """G11: how this phase's orders are declared, what the reader may do about it."""
+    view = campaign_declarations.declarations_view(campaign, turn)
+    mine = reader.side.side if reader.side is not None else None
+    winner = (turn.initiative or {}).get(turn.phase, {}).get("winner")
+    phase_open = turn.phase in ORDER_PHASES
+    sealed = view["mode"] == SEALED
+    if sealed:
+        text = _("Sealed orders: your opponent sees your orders of a phase only when they are "
+                 "revealed, as the next phase opens.")
+        if turn.phase == ATTACKS_PHASE:
+            text = (_("The attacks are revealed: declare your reactions.") if view["revealed"] else
+                    _("Sealed attacks: both sides' attacks are revealed together once both have "
+                      "sent theirs; then the reactions are declared."))
+    else:
+        text = _("Orders in turn: one order each, from the side chosen by the initiative winner.")
+    due = view["next"]
+    deadline = campaign_declarations.deadline_of(turn) if phase_open else None
+    return {
+        "mode": view["mode"], "text": text, "phase_open": phase_open, "deadline": deadline,
+        "first": word(SIDES, view["first"]) if view["first"] else "",
+        "ready": [word(SIDES, s) for s in view["ready"]],
+        "i_am_ready": mine in view["ready"],
+        "my_turn": (not sealed and due == mine) if mine else False,
+        "next": word(SIDES, due) if due else "",
+        "may_choose_first": (phase_open and mine is not None and mine == winner
+                             and not turn.orders.filter(kind__in=PHASE_KINDS.get(turn.phase, ())
+                                                        ).exists()),
+        "may_say_ready": phase_open and mine is not None and mine not in view["ready"],
+    }
 
 
 def attacks_against(state: CampaignState, side: str) -> list[dict[str, Any]]:
@@ -404,14 +468,18 @@ def page_context(actor: Actor, campaign: Campaign, typed: Typed | None = None) -
     if not reader.insider:  # the map and what happened on it are the participants' (R12)
         return context
     context["turn_reports"] = turn_reports(campaign, reader, public)
-    territories = campaign_reads.map_view(actor, campaign)
+    turn = current_turn(campaign) if campaign.status == Campaign.Status.RUNNING else None
+    territories = campaign_reads.map_view(actor, campaign, turn)
     context.update(drawing=drawing(territories), territory_rows=territory_rows(territories),
                    battles=battle_rows(campaign, reader, public))
-    turn = current_turn(campaign) if campaign.status == Campaign.Status.RUNNING else None
-    state = state_of(campaign, turn) if turn is not None else None
+    viewer = reader.side.side if reader.side is not None else None
+    # G11: the reader's state leaves out the enemy's sealed orders.
+    state = campaign_declarations.state_seen_by(campaign, turn, viewer) if turn is not None else None
     if turn is not None:
         context["initiative"] = initiative_lines(turn, public)
         context["infiltrations"] = infiltration_lines(turn, reader)
+        context["air"] = air_lines(campaign, turn, viewer, state)  # R13, R14, R19–R24
+        context["declaring"] = declaring(campaign, turn, reader)
     if reader.side is None:
         return context
     army = my_army(reader.side)
@@ -422,7 +490,7 @@ def page_context(actor: Actor, campaign: Campaign, typed: Typed | None = None) -
         side = reader.side.side
         context.update(allowances=allowance_rows(state, side),
                        order_forms=order_forms(state, reader.side, army),
-                       my_orders=my_orders(state, side),
+                       my_orders=my_orders(state, side, turn),
                        attacks_against=attacks_against(state, side), turn=turn)
     context["pending"] = (setup["todo"] if setup else []) + pending(context.get("battles", []))
     return context

@@ -41,6 +41,9 @@ class DetachmentUnitSerializer(serializers.Serializer):
     points = serializers.IntegerField(required=False, allow_null=True, default=None, **POINTS)
     tags = serializers.ListField(child=serializers.ChoiceField(choices=UNIT_TAGS),
                                  max_length=len(UNIT_TAGS), default=list)
+    # R14: the Epic 40,000 interception value (a unit intercepting a landing acts on a D6 below it).
+    interception_value = serializers.IntegerField(required=False, allow_null=True,
+                                                  min_value=0, max_value=7)
 
 
 class DetachmentSerializer(serializers.Serializer):

@@ -4,7 +4,7 @@ campaign_turns.py, campaign_battles.py) check who may act; the views read bodies
 answers. Included under ``/api/v1/campaigns/`` by config/api_urls.py."""
 from django.urls import path
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 from config.api_errors import validated
 from league.audit import Actor
 from league.campaign_api import problems
-from league.campaign_models import Campaign
+from league.campaign_models import Campaign, CampaignTurn
 from league.campaign_serializers import detachment_spec
 from league.campaign_state_serializers import (
     ArmyBodySerializer,
@@ -34,6 +34,7 @@ from league.campaign_state_serializers import (
 from league.errors import Invalid
 from league.services import (
     campaign_battles,
+    campaign_declarations,
     campaign_infiltrations,
     campaign_reads,
     campaign_surrender,
@@ -53,6 +54,24 @@ def signed_in(request) -> Actor:
 
 def campaign_for(slug: str) -> Campaign:
     return campaigns.get_campaign(slug)
+
+
+def turn_seen(request, slug: str, number: int) -> tuple[Campaign, CampaignTurn, str | None]:
+    """A turn for a participant's or staff's read: the campaign, the turn and whose eyes (None:
+    staff); 403 for anyone else, 404 for a turn not opened yet."""
+    actor = signed_in(request)
+    campaign = campaign_for(slug)
+    viewer = campaign_reads.viewer_side(actor, campaign)
+    return campaign, campaign_turns.turn_of(campaign, number), viewer
+
+
+def staff_dice(request, slug: str, body: type[serializers.Serializer]
+               ) -> tuple[Actor, Campaign, list[int] | None]:
+    """A staff call that rolls: the organiser, the campaign and the dice typed, if any."""
+    actor = signed_in(request)
+    campaign = campaign_for(slug)
+    campaigns.require_staff(actor)
+    return actor, campaign, validated(body, request).get("dice")
 
 
 class CampaignsView(APIView):
@@ -194,11 +213,12 @@ class InitiativeView(APIView):
         campaigns.require_staff(actor)
         data = validated(InitiativeBodySerializer, request)
         return Response(campaign_turns.roll_initiative(actor, campaign, number, data["phase"],
-                                                       data.get("dice")))
+                                                       data.get("dice"), data.get("deadline")))
 
 
 class OrdersView(APIView):
-    """POST (that side's player; staff with ``"side"``): one order, accepted or refused."""
+    """POST (that side's player; staff with ``"side"``): one order, accepted or refused. GET
+    (participants, staff): the turn's orders as the reader may see them."""
 
     @extend_schema(request=OrderSerializer, responses={201: ANSWER})
     def post(self, request, slug: str, number: int):
@@ -207,10 +227,22 @@ class OrdersView(APIView):
         data = validated(OrderSerializer, request)
         order = campaign_turns.OrderInput(
             kind=data["kind"], detachments=tuple(data["detachments"]), from_=data.get("from"),
-            to=data.get("to"), for_attack=data.get("for_attack"), side=data.get("side"))
+            to=data.get("to"), for_attack=data.get("for_attack"), side=data.get("side"),
+            mission=data.get("mission"), route=tuple(data["route"]),
+            return_route=tuple(data["return_route"]), escort_of=data.get("escort_of"))
         saved = campaign_turns.declare_order(actor, campaign, number, order)
-        return Response({"id": saved.pk, "status": "accepted", "bonus": saved.bonus or None},
+        # "accepted": every check passed; a sealed order (G11) also says "sealed": true.
+        return Response({"id": saved.pk, "status": "accepted", "bonus": saved.bonus or None,
+                         **campaign_declarations.order_answer(campaign, saved)},
                         status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses=ANSWER)
+    def get(self, request, slug: str, number: int):
+        """The turn's orders as the reader may see them (G11, R12) and the open phase's
+        declaring: ``{"declarations", "orders"}``."""
+        campaign, turn, viewer = turn_seen(request, slug, number)
+        return Response({"declarations": campaign_declarations.declarations_view(campaign, turn),
+                         "orders": campaign_declarations.orders_seen_by(campaign, turn, viewer)})
 
 
 class InfiltrationsView(APIView):
@@ -220,18 +252,12 @@ class InfiltrationsView(APIView):
 
     @extend_schema(request=InfiltrationsBodySerializer, responses=ANSWER)
     def post(self, request, slug: str, number: int):
-        actor = signed_in(request)
-        campaign = campaign_for(slug)
-        campaigns.require_staff(actor)
-        dice = validated(InfiltrationsBodySerializer, request).get("dice")
+        actor, campaign, dice = staff_dice(request, slug, InfiltrationsBodySerializer)
         return Response(campaign_infiltrations.resolve_infiltrations(actor, campaign, number, dice))
 
     @extend_schema(responses=ANSWER)
     def get(self, request, slug: str, number: int):
-        actor = signed_in(request)
-        campaign = campaign_for(slug)
-        viewer = campaign_reads.viewer_side(actor, campaign)
-        turn = campaign_turns.turn_of(campaign, number)
+        campaign, turn, viewer = turn_seen(request, slug, number)
         return Response({"infiltrations": campaign_infiltrations.seen_results(turn, viewer)})
 
 
@@ -247,10 +273,7 @@ class BattlesView(APIView):
 
     @extend_schema(responses=ANSWER)
     def get(self, request, slug: str, number: int):
-        actor = signed_in(request)
-        campaign = campaign_for(slug)
-        viewer = campaign_reads.viewer_side(actor, campaign)
-        turn = campaign_turns.turn_of(campaign, number)
+        campaign, turn, viewer = turn_seen(request, slug, number)
         rows = turn.battles.select_related("game").order_by("pk")
         return Response(battles_body(rows, viewer))
 

@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from league.campaign.army import ARMY_POINTS
 from league.campaign.battles import BATTLE_POINTS_BASES, ENEMY_FORCE
+from league.campaign.declaration import DECLARATION_MODES, SEALED
 from league.campaign.map import ADJACENCIES, ORTHOGONAL, SIDES
 from league.campaign.scoring import (
     EVERY_TURN_HELD,
@@ -31,6 +32,7 @@ MAX_SEED = 2**31 - 1  # as a tournament's seed (league/serializers.py)
 NAME = {"max_length": 200}
 CODE = {"max_length": 10}  # a territory code; unknown codes get territory_unknown from the engine
 MAX_NAMES = 100
+MAX_ROUTE = 18  # a route never needs to fly over more than every territory once
 
 
 class OtherSectorsTableField(serializers.DictField):
@@ -68,6 +70,7 @@ class SettingsSerializer(serializers.Serializer):
     battle_points_basis = serializers.ChoiceField(choices=BATTLE_POINTS_BASES, default=ENEMY_FORCE)  # G17
     other_sectors_table = OtherSectorsTableField(default=default_table)  # G19
     victory_score = serializers.IntegerField(min_value=1, max_value=1000, default=VICTORY_SCORE)  # G26
+    declaration_mode = serializers.ChoiceField(choices=DECLARATION_MODES, default=SEALED)  # G11
 
 
 class CampaignCreateSerializer(serializers.Serializer):
@@ -109,6 +112,14 @@ class PlacementSerializer(serializers.Serializer):
 class InitiativeBodySerializer(serializers.Serializer):
     phase = serializers.ChoiceField(choices=PHASES)
     dice = DiceField()
+    deadline = serializers.DateTimeField(required=False, allow_null=True)  # G11: orders due by
+
+
+class AirBodySerializer(serializers.Serializer):
+    """R14, R21: the air gates' dice thrown at the table: each mission's Flak dice in the order
+    the missions were accepted, then one D6 per unit of each intercepting detachment."""
+
+    dice = DiceField()
 
 
 class InfiltrationsBodySerializer(serializers.Serializer):
@@ -128,6 +139,14 @@ class OrderSerializer(serializers.Serializer):
     for_attack = serializers.IntegerField(required=False, allow_null=True, min_value=1,
                                           max_value=2**31 - 1)
     side = serializers.ChoiceField(choices=SIDES, required=False)  # staff declaring for a side
+    # Air missions (R19–R24): an unknown mission or a bad route is the engine's refusal.
+    mission = serializers.CharField(required=False, allow_null=True, max_length=12)
+    route = serializers.ListField(child=serializers.CharField(**CODE), max_length=MAX_ROUTE,
+                                  default=list)
+    return_route = serializers.ListField(child=serializers.CharField(**CODE),
+                                         max_length=MAX_ROUTE, default=list)
+    escort_of = serializers.IntegerField(required=False, allow_null=True, min_value=1,
+                                         max_value=2**31 - 1)
 
     def get_fields(self):
         fields = super().get_fields()
@@ -161,11 +180,17 @@ class CampaignReportSerializer(serializers.Serializer):
                                       default=list)
 
 
+def _attacker_reserves(battle) -> list:
+    from league.services.campaign_battles import attacker_reserves  # services import this module
+
+    return attacker_reserves(battle)
+
+
 def battle_data(battle) -> dict:
     """A contested battle's sheet (contract ``POST .../turns/{n}/battles/``): every name in it
     is known to both sides once the battle is engaged (R12)."""
     game = battle.game
-    return {
+    data = {
         "id": battle.pk, "game": battle.game_id, "territory": battle.territory,
         "attacker": battle.attacker, "defender": battle.defender,
         "attackers": list(battle.attackers),
@@ -179,6 +204,10 @@ def battle_data(battle) -> dict:
         "status": game.status,
         "stay": list(battle.stay), "retreat_to": dict(battle.retreat_to),
     }
+    reserves = _attacker_reserves(battle)
+    if reserves:  # R30: landings and distant transports enter from reserves (optional field)
+        data["attacker_reserves"] = reserves
+    return data
 
 
 def capture_data(battle, names: bool) -> dict:

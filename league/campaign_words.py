@@ -34,11 +34,21 @@ SCORE_KINDS: Mapping[str, str] = {
 }
 
 ORDER_KINDS: Mapping[str, str] = {
+    "air_mission": _("air mission"),
     "infiltration": _("infiltration"),
     "move": _("move"),
     "fortify": _("fortification"),
     "attack": _("attack"),
     "reaction": _("reaction"),
+    "vehicles": _("vehicles brought down from orbit"),
+}
+
+# R20–R24: the air missions.
+MISSIONS: Mapping[str, str] = {
+    "infiltration": _("infiltration"),
+    "interception": _("interception"),
+    "transport": _("transport / ground attack"),
+    "escort": _("escort"),
 }
 
 RELOCATIONS: Mapping[str, str] = {

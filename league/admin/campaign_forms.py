@@ -11,9 +11,11 @@ from django.utils.translation import gettext_lazy as _
 from armylists.models import Faction
 from league.campaign import map as grid
 from league.campaign.army import KINDS, DetachmentSpec
+from league.campaign.declaration import ALTERNATING, SEALED
 from league.campaign.scoring import VICTORY_SCORE
 from league.campaign.state import ORDER_KINDS
 from league.campaign.tools import PHASES, PLANETS, STRATEGIC_VALUE_MAX, STRATEGIC_VALUE_MIN
+from league.campaign_forms import parse_units, units_text
 from league.campaign_messages import PHASE_NAMES
 from league.campaign_words import ORDER_KINDS as ORDER_WORDS
 from league.campaign_words import PLANETS as PLANET_WORDS
@@ -58,10 +60,17 @@ class CampaignCreateForm(forms.Form):
                                        initial=VICTORY_SCORE)
     seed = forms.IntegerField(label=_("Dice seed"), min_value=0, max_value=2**31 - 1, required=False,
                               help_text=_("Leave empty for a new random seed."))
+    declaration_mode = forms.ChoiceField(
+        label=_("Orders"), initial=SEALED, required=False,
+        choices=[(SEALED, _("sealed: each side sends a phase's orders unseen (play over weeks)")),
+                 (ALTERNATING, _("alternating: one order each in turn (club night)"))])
 
     def clean_seed(self) -> int:
         seed = self.cleaned_data.get("seed")
         return new_seed() if seed is None else seed
+
+    def clean_declaration_mode(self) -> str:
+        return self.cleaned_data.get("declaration_mode") or SEALED  # G11's default
 
 
 def faction_choices() -> list[tuple[str, str]]:
@@ -86,22 +95,35 @@ class SideForm(forms.Form):
 
 
 class ArmyForm(forms.Form):
-    """One detachment per line: ``name; points; kind; SC`` (kind ground by default)."""
+    """One detachment per line: ``name; points; kind; SC; units`` (kind ground by default)."""
 
     side = forms.ChoiceField(choices=SIDE_CHOICES, widget=forms.HiddenInput)
     detachments = forms.CharField(
-        label=_("Detachments"), widget=forms.Textarea(attrs={"rows": 8, "cols": 60}),
+        label=_("Detachments"), widget=forms.Textarea(attrs={"rows": 8, "cols": 80}),
         help_text=_("One per line: name; points; kind (ground, air or airborne); “SC” for the "
-                    "Supreme Commander. Example: Captain Varro; 800; ground; SC"))
+                    "Supreme Commander; then its units with their tags in brackets. Example: "
+                    "Captain Varro; 800; ground; SC; Command (infiltrator), Hydra (flak)"))
 
     def clean_detachments(self) -> list[DetachmentSpec]:
         return parse_army(self.cleaned_data["detachments"].splitlines())
 
 
+def army_text(detachments: Sequence[Any]) -> str:
+    """A stored army as the textarea shows it, so that saving it again keeps every unit."""
+    lines = []
+    for d in detachments:
+        parts = [d.name, str(d.points), d.kind, "SC" if d.supreme_commander else ""]
+        units = ", ".join(units_text(d.units or ()).splitlines())
+        if units:
+            parts.append(units)
+        lines.append("; ".join(parts).rstrip("; "))
+    return "\n".join(lines)
+
+
 def parse_army(lines: Sequence[str]) -> list[DetachmentSpec]:
     specs = []
     for number, line in enumerate(lines, start=1):
-        parts = [p.strip() for p in line.split(";")]
+        parts = [p.strip() for p in line.split(";", 4)]  # the units may hold a ";" of their own
         if not parts[0]:
             continue
         try:
@@ -114,7 +136,12 @@ def parse_army(lines: Sequence[str]) -> list[DetachmentSpec]:
             raise forms.ValidationError(_("Line %(n)s: the kind is ground, air or airborne and "
                                           "the points a positive number.") % {"n": number})
         commander = len(parts) > 3 and parts[3].upper() == "SC"
-        specs.append(DetachmentSpec(parts[0][:200], points, kind, commander))
+        try:
+            units = parse_units(parts[4]) if len(parts) > 4 else ()
+        except forms.ValidationError as problem:
+            raise forms.ValidationError(_("Line %(n)s: %(problem)s") % {
+                "n": number, "problem": " ".join(problem.messages)}) from None
+        specs.append(DetachmentSpec(parts[0][:200], points, kind, commander, units))
     if not specs:
         raise forms.ValidationError(_("Give at least one detachment."))
     return specs
@@ -146,6 +173,10 @@ class PlacementForm(forms.Form):
 class InitiativeForm(forms.Form):
     phase = forms.ChoiceField(label=_("Phase"), choices=[(p, PHASE_NAMES[p]) for p in PHASES])
     dice = DiceField(label=_("Dice (west, east, again on a tie)"))
+    deadline = forms.DateTimeField(
+        label=_("Orders due by"), required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text=_("Optional: told to the players on their page and in the e-mail."))
 
 
 class InfiltrationsForm(forms.Form):

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from league.admin import campaign_air
 from league.admin.campaign_forms import (
     ArmyForm,
     CampaignCreateForm,
@@ -34,12 +35,15 @@ from league.admin.campaign_forms import (
     RefuseOrderForm,
     ScoreEntryForm,
     SideForm,
+    army_text,
 )
 from league.audit import Actor
 from league.campaign import map as grid
-from league.campaign.state import INFILTRATION_PHASE
+from league.campaign.declaration import SEALED
+from league.campaign.state import ATTACKS_PHASE, INFILTRATION_PHASE
 from league.campaign.tools import PHASES
 from league.campaign_drawing import drawing, territory_rows
+from league.campaign_forms import with_stored_details
 from league.campaign_messages import campaign_message
 from league.campaign_models import Campaign, CampaignBattle, CampaignDetachment
 from league.campaign_page import Reader, infiltration_lines
@@ -48,6 +52,7 @@ from league.campaign_words import ORDER_KINDS, PLANETS, SCORE_KINDS, SIDES, phas
 from league.errors import Invalid, ServiceError
 from league.services import (
     campaign_battles,
+    campaign_declarations,
     campaign_infiltrations,
     campaign_overrides,
     campaign_pack,
@@ -84,7 +89,10 @@ def _add_side(actor: Actor, c: Campaign, data: Any) -> str:
 
 def _set_army(actor: Actor, c: Campaign, data: Any) -> str:
     got = _valid(ArmyForm(data))
-    report, saved = campaigns.set_army(actor, c, got["side"], got["detachments"])
+    stored = dict(CampaignDetachment.objects.filter(side__campaign=c, side__side=got["side"])
+                  .values_list("name", "units"))
+    specs = [with_stored_details(spec, stored.get(spec.name, ())) for spec in got["detachments"]]
+    report, saved = campaigns.set_army(actor, c, got["side"], specs)
     if not saved:
         raise Invalid("; ".join(campaign_message(p.code, p.params) for p in report.errors),
                       "army_invalid")
@@ -130,7 +138,8 @@ def _start(actor: Actor, c: Campaign, data: Any) -> str:
 
 def _initiative(actor: Actor, c: Campaign, data: Any) -> str:
     got = _valid(InitiativeForm(data))
-    answer = campaign_turns.roll_initiative(actor, c, c.current_turn, got["phase"], got["dice"])
+    answer = campaign_turns.roll_initiative(actor, c, c.current_turn, got["phase"], got["dice"],
+                                            got.get("deadline"))
     rolls = "; ".join(f"{word(SIDES, r['side'])} {r['die']}+{r['modifier']}={r['score']}"
                       for r in answer["rolls"])
     return _("%(phase)s open: %(rolls)s; %(side)s chooses who acts first.") % {
@@ -196,11 +205,17 @@ def _score(actor: Actor, c: Campaign, data: Any) -> str:
         "points": entry.points, "side": word(SIDES, entry.side)}
 
 
+def _reveal(actor: Actor, c: Campaign, data: Any) -> str:
+    campaign_declarations.reveal_attacks(actor, c, c.current_turn)
+    return _("The attacks are revealed: the players may now declare their reactions.")
+
+
 ACTIONS: dict[str, Handler] = {
     "add_side": _add_side, "set_army": _set_army, "set_majors": _set_majors, "planet": _planet,
     "place": _place, "start": _start, "initiative": _initiative, "battles": _battles,
     "infiltrations": _infiltrations,
     "close": _close, "refuse_order": _refuse, "force_order": _force, "score": _score,
+    "reveal_attacks": _reveal, "air": campaign_air.resolve,
 }
 
 
@@ -245,6 +260,20 @@ def battle_rows(c: Campaign) -> list[dict[str, Any]]:
     return out
 
 
+def declaring_line(c: Campaign, turn: Any) -> dict[str, Any]:
+    """G11: the open phase's declaring, and whether the sealed attacks may be revealed now."""
+    view = campaign_declarations.declarations_view(c, turn)
+    sealed = view["mode"] == SEALED
+    return {
+        "text": (_("Sealed orders.") if sealed else _("Orders in turn, one each.")),
+        "first": word(SIDES, view["first"]) if view["first"] else "",
+        "ready": [word(SIDES, s) for s in view["ready"]],
+        "next": word(SIDES, view["next"]) if view["next"] else "",
+        "deadline": campaign_declarations.deadline_of(turn),
+        "may_reveal": sealed and turn.phase == ATTACKS_PHASE and not view["revealed"],
+    }
+
+
 def cockpit_context(request: HttpRequest, c: Campaign) -> dict[str, Any]:
     actor = Actor.of(request)
     public = campaign_reads.campaign_view(c)
@@ -256,7 +285,9 @@ def cockpit_context(request: HttpRequest, c: Campaign) -> dict[str, Any]:
         "planet": word(PLANETS, c.planet) if c.planet else "",
         "side_form": SideForm(auto_id="id_newside_%s"),
         "planet_form": PlanetForm(auto_id="id_planet_%s"),
-        "army_forms": {s: ArmyForm(initial={"side": s}, auto_id=f"id_{s}_%s") for s in grid.SIDES},
+        "army_forms": {s: ArmyForm(initial={"side": s, "detachments": army_text(
+            sides[s].detachments.all() if s in sides else ())}, auto_id=f"id_{s}_%s")
+            for s in grid.SIDES},
         "majors_forms": {s: MajorsForm(initial={"side": s}, auto_id=f"id_{s}_%s")
                          for s in grid.SIDES},
         "placement_form": (PlacementForm(detachments=placeable(c), auto_id="id_place_%s")
@@ -283,12 +314,16 @@ def cockpit_context(request: HttpRequest, c: Campaign) -> dict[str, Any]:
             next_phases=[(p, phase_name(p)) for p in PHASES[done + 1:]],
             initiative_form=InitiativeForm(auto_id="id_initiative_%s"),
             close_form=CloseForm(auto_id="id_close_%s"),
-            orders=[{"order": o, "kind": word(ORDER_KINDS, o.kind), "forced": o.pk in forced}
+            orders=[{"order": o, "kind": word(ORDER_KINDS, o.kind), "forced": o.pk in forced,
+                     "refusal": (campaign_message(o.refusal_code, o.refusal_params)
+                                 if o.refusal_code else "")}
                     for o in turn.orders.order_by("pk")],
+            declaring=declaring_line(c, turn),
             force_form=ForceOrderForm(auto_id="id_force_%s"), may_generate=turn.phase == "attacks",
             orders_open=turn.phase != campaign_battles.BATTLES_PHASE,
             infiltrations_form=InfiltrationsForm(auto_id="id_infiltrations_%s") if waiting else None,
-            infiltrations=infiltration_lines(turn, Reader(actor, None)))
+            infiltrations=infiltration_lines(turn, Reader(actor, None)),
+            **campaign_air.cockpit(c, turn))  # R13, R14, R19–R24
     return context
 
 
@@ -343,7 +378,8 @@ class CampaignAdmin(admin.ModelAdmin):
         form = CampaignCreateForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
             got = form.cleaned_data
-            settings = normalised(SettingsSerializer, {"victory_score": got["victory_score"]})
+            settings = normalised(SettingsSerializer, {
+                "victory_score": got["victory_score"], "declaration_mode": got["declaration_mode"]})
             try:
                 created = campaigns.create_campaign(Actor.of(request), name=got["name"],
                                                     settings=settings,

@@ -26,6 +26,9 @@ class Unit:
     type: str = ""
     points: int | None = None
     tags: frozenset[str] = frozenset()
+    # R14: the unit's Epic 40,000 interception value; a unit intercepting a landing acts when
+    # its D6 is below it (G23). None: the unit cannot intercept.
+    interception_value: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tags", frozenset(self.tags))
@@ -96,12 +99,17 @@ def validate_army(
 def unit_from_dict(data: Mapping[str, object]) -> Unit:
     """A unit as the API and the detachment's JSON column hold it."""
     points = data.get("points")
+    value = data.get("interception_value")
     return Unit(str(data["name"]), str(data.get("type") or ""),
                 None if points is None else int(points),  # type: ignore[call-overload]
-                frozenset(data.get("tags") or ()))  # type: ignore[arg-type]
+                frozenset(data.get("tags") or ()),  # type: ignore[arg-type]
+                None if value is None else int(value))  # type: ignore[call-overload]
 
 
 def unit_dict(unit: Unit) -> dict[str, object]:
     """The stored shape; tags in UNIT_TAGS order so the JSON reads the same every time."""
-    return {"name": unit.name, "type": unit.type, "points": unit.points,
-            "tags": [tag for tag in UNIT_TAGS if tag in unit.tags]}
+    out: dict[str, object] = {"name": unit.name, "type": unit.type, "points": unit.points,
+                              "tags": [tag for tag in UNIT_TAGS if tag in unit.tags]}
+    if unit.interception_value is not None:  # R14, only when given: older rows read the same
+        out["interception_value"] = unit.interception_value
+    return out

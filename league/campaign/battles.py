@@ -68,8 +68,10 @@ def battles(
                          if a.order.for_attack in ids for n in a.order.detachments)
         committed = state.committed(defender)
         deployed = tuple(d.name for d in state.at(code, defender) if d.name not in committed)
-        points = {name: state.detachment(attacker, name).points for name in attackers}
-        d_points = {name: state.detachment(defender, name).points for name in deployed + reserves}
+        # R13: a landed detachment's vehicles still in orbit do not fight (force_points).
+        points = {name: state.detachment(attacker, name).force_points for name in attackers}
+        d_points = {name: state.detachment(defender, name).force_points
+                    for name in deployed + reserves}
         attacker_total = sum(points.values())
         defender_total = sum(d_points.values())
         deployed_total = sum(d_points[n] for n in deployed)

@@ -15,7 +15,14 @@ from dataclasses import dataclass, replace
 from league.campaign.air import CAPTURED, FULL_SHEET, WAR_ENGINES, infiltration_outcome
 from league.campaign.army import INFILTRATOR, WAR_ENGINE, Unit
 from league.campaign.map import enemy
-from league.campaign.state import INFILTRATION, AcceptedOrder, CampaignState, Detachment
+from league.campaign.state import (
+    AIR_MISSION,
+    INFILTRATION,
+    INFILTRATION_MISSION,
+    AcceptedOrder,
+    CampaignState,
+    Detachment,
+)
 from missions.dice import Roller
 
 PURPOSE = "epic.infiltration"
@@ -65,18 +72,28 @@ def war_engines(det: Detachment) -> tuple[Unit, ...]:
     return tuple(u for u in det.units if u.has(WAR_ENGINE))
 
 
+def is_infiltration(accepted: AcceptedOrder) -> bool:
+    """A ground infiltration order (R25) or an air infiltration mission (R20)."""
+    order = accepted.order
+    return order.kind == INFILTRATION or (order.kind == AIR_MISSION
+                                          and order.mission == INFILTRATION_MISSION)
+
+
 def resolve_one(state: CampaignState, accepted: AcceptedOrder, roller: Roller
                 ) -> tuple[CampaignState, Infiltration]:
-    """Roll one accepted infiltration and return the state with its capture applied."""
+    """Roll one accepted infiltration and return the state with its capture applied. An air
+    infiltration mission rolls the same dice and ignores a 1 (R25 « les unités aériennes
+    ignorent un résultat de 1 »)."""
     order = accepted.order
-    if order.kind != INFILTRATION or order.to is None or not order.detachments:
+    if not is_infiltration(accepted) or order.to is None or not order.detachments:
         raise ValueError("not an infiltration order")
+    by_air = order.kind == AIR_MISSION
     name = order.detachments[0]
     dice = []
     for target in targets(state, order.to, order.side):
         roll = roller.roll("1D6", PURPOSE, order.side)
         dice.append(InfiltrationDie(target.name, roll.total,
-                                    infiltration_outcome(roll.total, by_air=False)))
+                                    infiltration_outcome(roll.total, by_air=by_air)))
     captured: tuple[Unit, ...] = ()
     infiltrating = state.detachment(order.side, name)
     if infiltrating is not None and any(d.outcome == CAPTURED for d in dice):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from league.campaign import air_missions
 from league.campaign.army import AIR
 from league.campaign.map import (
     UnknownTerritory,
@@ -23,6 +24,7 @@ from league.campaign.map import (
     territory,
 )
 from league.campaign.state import (
+    AIR_MISSION,
     ATTACK,
     FORTIFY,
     INFILTRATION,
@@ -30,6 +32,7 @@ from league.campaign.state import (
     ORDER_PHASE,
     REACTION,
     SUPREME_COMMANDER_BONUS,
+    VEHICLES,
     AcceptedOrder,
     CampaignState,
     Detachment,
@@ -93,7 +96,8 @@ def allowances(state: CampaignState, side: str) -> Mapping[str, Allowance]:
     order uses a move; R26/R28: one extra move and one hasty attack per Supreme Commander."""
     limit = initiative_value(state.strategic_values[side])
     out = {}
-    for kind, counted in ((MOVE, (MOVE, FORTIFY)), (ATTACK, (ATTACK,)), (REACTION, (REACTION,))):
+    for kind, counted in ((MOVE, (MOVE, FORTIFY, VEHICLES)), (ATTACK, (ATTACK,)),
+                          (REACTION, (REACTION,))):
         used = sum(1 for a in state.accepted(side, counted) if a.bonus is None)
         spent = {a.commander for a in state.accepted(side, (kind,)) if a.commander}
         left = tuple(d.name for d in _commanders(state, side) if d.name not in spent)
@@ -143,6 +147,14 @@ def _check(state: CampaignState, order: Order) -> tuple[str | None, str | None]:
                 territory(code)
             except UnknownTerritory:
                 raise _Refuse("territory_unknown", territory=str(code)) from None
+    if order.kind == AIR_MISSION:
+        try:
+            air_missions.mission_order(state, order)
+        except air_missions.AirRefused as refused:
+            raise _Refuse(refused.code, **refused.params) from None
+        return None, None  # R19–R24: a mission uses no move, attack or reaction
+    if order.kind == VEHICLES:
+        return _vehicles(state, order)
     if order.kind == INFILTRATION:
         return _infiltration(state, order)
     if order.kind == FORTIFY:
@@ -154,10 +166,8 @@ def _check(state: CampaignState, order: Order) -> tuple[str | None, str | None]:
     return _reaction(state, order)
 
 
-def _own(state: CampaignState, order: Order) -> tuple[tuple[Detachment, ...], str]:
-    """The ordered detachments and the territory they act from (all in one territory)."""
-    if not order.detachments:
-        raise _Refuse("detachments_required")
+def _listed(state: CampaignState, order: Order) -> list[Detachment]:
+    """The order's detachments, each named once and standing on the map."""
     if len(set(order.detachments)) != len(order.detachments):
         raise _Refuse("detachment_listed_twice")
     dets = []
@@ -167,10 +177,19 @@ def _own(state: CampaignState, order: Order) -> tuple[tuple[Detachment, ...], st
             raise _Refuse("detachment_unknown", detachment=name)
         if not det.on_map:
             raise _Refuse("detachment_not_on_map", detachment=name)
+        dets.append(det)
+    return dets
+
+
+def _own(state: CampaignState, order: Order) -> tuple[tuple[Detachment, ...], str]:
+    """The ordered detachments and the territory they act from (all in one territory)."""
+    if not order.detachments:
+        raise _Refuse("detachments_required")
+    dets = _listed(state, order)
+    for det in dets:
         if det.kind == AIR:
             # R19–R24: air detachments act through air missions, declared in the air phase.
-            raise _Refuse("air_mission_required", detachment=name)
-        dets.append(det)
+            raise _Refuse("air_mission_required", detachment=det.name)
     origin = order.from_ if order.from_ is not None else dets[0].location
     for det in dets:
         if det.location != origin:
@@ -203,8 +222,51 @@ def _check_major_guard(state: CampaignState, side: str, code: str, leaving: set[
         raise _Refuse("major_unguarded", territory=code)
 
 
+def _in_orbit(state: CampaignState, order: Order) -> bool:
+    """R13: the order lands airborne detachments still in orbit (all of them, or refused)."""
+    if not air_missions.is_landing(state, order):
+        return False
+    for name in order.detachments:
+        det = state.detachment(order.side, name)
+        if det is None:
+            raise _Refuse("detachment_unknown", detachment=name)
+        if not det.in_orbit:
+            raise _Refuse("landing_mixed", detachment=name)
+    if len(set(order.detachments)) != len(order.detachments):
+        raise _Refuse("detachment_listed_twice")
+    if order.from_ is not None:
+        raise _Refuse("detachment_not_in_territory", detachment=order.detachments[0],
+                      territory=order.from_)
+    return True
+
+
+def _land_move(state: CampaignState, order: Order) -> tuple[str | None, str | None]:
+    """R13: an airborne detachment lands in the moves phase in any friendly territory, using one
+    move (no adjacency: it comes from orbit)."""
+    to = _target(order)
+    if state.control[to] != order.side:  # G9: an enemy territory is entered by an attack
+        raise _Refuse("move_into_enemy", territory=to)
+    return _allowance(state, order.side, MOVE, None, bonus_allowed=False)
+
+
+def _vehicles(state: CampaignState, order: Order) -> tuple[str | None, str | None]:
+    """R13: « Le détachement doit dépenser une action de mouvement au tour suivant le
+    débarquement » for its vehicles to join it: one move, in a turn after the landing."""
+    _single(order)
+    (det,), origin = _own(state, order)
+    if not det.vehicles_in_orbit:
+        raise _Refuse("no_vehicles_in_orbit", detachment=det.name)
+    if any(det.name in a.order.detachments for a in state.landings(order.side)):
+        raise _Refuse("vehicles_next_turn", detachment=det.name)
+    if origin in state.isolated:  # R34: no move actions for isolated detachments
+        raise _Refuse("detachment_isolated", detachment=det.name, territory=origin)
+    return _allowance(state, order.side, MOVE, territory(origin).col, bonus_allowed=True)
+
+
 def _move(state: CampaignState, order: Order) -> tuple[str | None, str | None]:
     _single(order)
+    if _in_orbit(state, order):
+        return _land_move(state, order)
     (det,), origin = _own(state, order)
     to = _target(order)
     if origin in state.isolated:  # R34: « ne peuvent plus être utilisés dans les phases de mouvement »
@@ -263,8 +325,63 @@ def _line_requirement(state: CampaignState, side: str, to: str) -> None:
             raise _Refuse("line_requirement", territory=to, line=line)
 
 
+def _uncommitted(state: CampaignState, side: str, names) -> None:
+    committed = state.committed(side)
+    for name in names:  # G10: a detachment attacks or reacts at most once per turn
+        if name in committed:
+            raise _Refuse("detachment_already_committed", detachment=name)
+
+
+def _land_attack(state: CampaignState, order: Order) -> tuple[str | None, str | None]:
+    """R13/R28: airborne detachments may land by attacking any enemy territory, one attack, no
+    adjacency or line rule; they fight from reserves (R30)."""
+    to = _target(order)
+    _uncommitted(state, order.side, order.detachments)
+    if state.control[to] == order.side:
+        raise _Refuse("target_friendly", territory=to)
+    return _allowance(state, order.side, ATTACK, None, bonus_allowed=False)
+
+
+def _transport_attack(state: CampaignState, order: Order) -> tuple[str | None, str | None]:
+    """R28: an air detachment on a transport/ground-attack mission « peut attaquer n'importe
+    quel territoire » (its mission's target) using one attack, carrying friendly troops of its
+    base (R23); no adjacency or line rule."""
+    dets = _listed(state, order)
+    to = _target(order)
+    for det in dets:
+        if det.kind == AIR:
+            mission = air_missions.transport_of(state, order.side, det.name)
+            if mission is None:
+                raise _Refuse("air_mission_required", detachment=det.name)
+            if mission.order.to != to:
+                raise _Refuse("transport_target_mismatch", detachment=det.name, territory=to,
+                              expected=mission.order.to)
+    origin = order.from_ if order.from_ is not None else next(
+        d.location for d in dets if d.kind == AIR)
+    for det in dets:
+        if det.location != origin:
+            raise _Refuse("detachment_not_in_territory", detachment=det.name, territory=origin)
+    _uncommitted(state, order.side, order.detachments)
+    if state.control[to] == order.side:
+        raise _Refuse("target_friendly", territory=to)
+    _check_major_guard(state, order.side, origin, {d.name for d in dets})
+    return _allowance(state, order.side, ATTACK, None, bonus_allowed=False)
+
+
+def _flies_transport(state: CampaignState, order: Order) -> bool:
+    for name in order.detachments:
+        det = state.detachment(order.side, name)
+        if det is not None and det.kind == AIR and det.on_map:
+            return True
+    return False
+
+
 def _attack(state: CampaignState, order: Order) -> tuple[str | None, str | None]:
     """R28: all or some detachments of one territory attack one adjacent enemy territory."""
+    if _in_orbit(state, order):
+        return _land_attack(state, order)
+    if _flies_transport(state, order):
+        return _transport_attack(state, order)
     dets, origin = _own(state, order)
     to = _target(order)
     committed = state.committed(order.side)
@@ -300,6 +417,12 @@ def _reaction(state: CampaignState, order: Order) -> tuple[str | None, str | Non
     target = attack.order.to
     if order.to is not None and order.to != target:
         raise _Refuse("reaction_target_mismatch", territory=order.to, attacked=target)
+    if _in_orbit(state, order) or _transport_reaction(state, order):
+        # R13: an airborne detachment may land by reacting to any attack; R29: an air
+        # detachment on a transport mission « peut réagir à une attaque sur n'importe quel
+        # territoire ». One reaction each, no adjacency or line rule.
+        _uncommitted(state, order.side, order.detachments)
+        return _allowance(state, order.side, REACTION, None, bonus_allowed=False)
     (det,), origin = _own(state, order)
     if origin in state.isolated:  # R34: « … dans les phases de mouvement et de réaction »
         raise _Refuse("detachment_isolated", detachment=det.name, territory=origin)
@@ -311,6 +434,15 @@ def _reaction(state: CampaignState, order: Order) -> tuple[str | None, str | Non
         raise _Refuse("reaction_source_not_adjacent", **{"from": origin, "to": target})
     _check_major_guard(state, order.side, origin, {det.name})
     return _allowance(state, order.side, REACTION, None, bonus_allowed=False)
+
+
+def _transport_reaction(state: CampaignState, order: Order) -> bool:
+    det = state.detachment(order.side, order.detachments[0])
+    if det is None or det.kind != AIR or not det.on_map:
+        return False
+    if air_missions.transport_of(state, order.side, det.name) is None:
+        raise _Refuse("air_mission_required", detachment=det.name)
+    return True
 
 
 def next_order_id(state: CampaignState) -> int:
@@ -325,7 +457,10 @@ def apply_order(state: CampaignState, order: Order, order_id: int | None = None
     if verdict.refusal is not None:
         raise OrderRefused(verdict.refusal)
     normalised = order
-    if order.kind != FORTIFY and order.from_ is None:
+    landing = air_missions.is_landing(state, order)
+    if order.kind == AIR_MISSION:
+        normalised = air_missions.mission_order(state, order)
+    elif order.kind != FORTIFY and order.from_ is None and not landing:
         first = state.detachment(order.side, order.detachments[0])
         normalised = replace(order, from_=first.location if first else None)
     if order.kind == REACTION and order.to is None:
@@ -336,7 +471,26 @@ def apply_order(state: CampaignState, order: Order, order_id: int | None = None
     next_state = replace(state, orders=(*state.orders, accepted))
     if order.kind == MOVE:
         next_state = next_state.moved(order.side, order.detachments[0], order.to)
+    if landing:
+        next_state = _landed(next_state, normalised)
+    if order.kind == VEHICLES:
+        next_state = _with_vehicles(next_state, order.side, order.detachments, False)
     return next_state, accepted
+
+
+def _with_vehicles(state: CampaignState, side: str, names, in_orbit: bool) -> CampaignState:
+    dets = tuple(replace(d, vehicles_in_orbit=in_orbit and d.has_vehicles)
+                 if d.side == side and d.name in names else d for d in state.detachments)
+    return replace(state, detachments=dets)
+
+
+def _landed(state: CampaignState, order: Order) -> CampaignState:
+    """R13: landed by a move, the detachment stands in its territory at once. Landing by an
+    attack or a reaction it fights the battle from reserves (R30) and comes down in the
+    territory if its side wins and it stays (R23 « il peut atterrir sur le territoire
+    nouvellement conquis »; R32), or where it retreats; otherwise it goes back to orbit. Its
+    vehicles stay in orbit until it spends a move action in a later turn."""
+    return _with_vehicles(state, order.side, order.detachments, True)
 
 
 def interleave(first: str, orders: Mapping[str, Sequence[Order]]) -> tuple[Order, ...]:

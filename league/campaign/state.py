@@ -6,19 +6,27 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
-from league.campaign.army import AIR, GROUND, INFILTRATOR, KINDS, Unit
+from league.campaign.army import AIR, AIRBORNE, GROUND, INFILTRATOR, KINDS, VEHICLE, Unit
 from league.campaign.map import ORTHOGONAL, SIDES, home_control, territory
 
 MOVE, FORTIFY, ATTACK, REACTION = "move", "fortify", "attack", "reaction"
 INFILTRATION = "infiltration"
-ORDER_KINDS = (INFILTRATION, MOVE, FORTIFY, ATTACK, REACTION)
+AIR_MISSION = "air_mission"  # R19–R24: one mission per air detachment, declared in the air phase
+VEHICLES = "vehicles"  # R13: the move action that brings a landed detachment's vehicles down
+ORDER_KINDS = (AIR_MISSION, INFILTRATION, MOVE, FORTIFY, VEHICLES, ATTACK, REACTION)
+AIR_PHASE = "air"
 INFILTRATION_PHASE, MOVES_PHASE, ATTACKS_PHASE = "infiltration", "moves", "attacks"
-# Contract: orders are accepted only in the open phase; R18 puts infiltration (step 2) before
-# moves (step 3), then attacks and reactions (step 4).
+# Contract: orders are accepted only in the open phase; R18 puts the air missions (step 1) and
+# infiltration (step 2) before moves (step 3), then attacks and reactions (step 4).
 ORDER_PHASE: Mapping[str, str] = {
-    INFILTRATION: INFILTRATION_PHASE,
-    MOVE: MOVES_PHASE, FORTIFY: MOVES_PHASE, ATTACK: ATTACKS_PHASE, REACTION: ATTACKS_PHASE,
+    AIR_MISSION: AIR_PHASE, INFILTRATION: INFILTRATION_PHASE,
+    MOVE: MOVES_PHASE, FORTIFY: MOVES_PHASE, VEHICLES: MOVES_PHASE,
+    ATTACK: ATTACKS_PHASE, REACTION: ATTACKS_PHASE,
 }
+# R20–R24: the four air missions.
+INFILTRATION_MISSION, INTERCEPTION, TRANSPORT, ESCORT = (
+    "infiltration", "interception", "transport", "escort")
+MISSIONS = (INFILTRATION_MISSION, INTERCEPTION, TRANSPORT, ESCORT)
 SUPREME_COMMANDER_BONUS = "supreme_commander"
 
 
@@ -35,6 +43,9 @@ class Detachment:
     location: str | None = None
     destroyed: bool = False
     units: tuple[Unit, ...] = ()
+    # R13: the vehicles of a landed airborne detachment stay in orbit until it spends one move
+    # action in a later turn.
+    vehicles_in_orbit: bool = False
 
     def __post_init__(self) -> None:
         if self.side not in SIDES:
@@ -55,6 +66,23 @@ class Detachment:
         return self.location is not None and not self.destroyed
 
     @property
+    def in_orbit(self) -> bool:
+        """R13: an airborne detachment not landed yet (or back in orbit after a failed landing
+        attack)."""
+        return self.kind == AIRBORNE and self.location is None and not self.destroyed
+
+    @property
+    def force_points(self) -> int:
+        """The points it brings to a battle: without its vehicles while they are in orbit (R13)."""
+        if not self.vehicles_in_orbit:
+            return self.points
+        return max(self.points - sum(u.points or 0 for u in self.units if u.has(VEHICLE)), 0)
+
+    @property
+    def has_vehicles(self) -> bool:
+        return any(u.has(VEHICLE) for u in self.units)
+
+    @property
     def holds_ground(self) -> bool:
         """Counts as troops in a territory: guards a major (R10), meets the line rule (R9).
         G28: air detachments do neither; a landed airborne detachment acts as ground (R13)."""
@@ -72,6 +100,12 @@ class Order:
     from_: str | None = None
     to: str | None = None
     for_attack: int | None = None
+    # Air missions (R19–R24): the mission, the codes flown over from the base to the target
+    # (target last) and back, the own mission an escort is linked to.
+    mission: str | None = None
+    route: tuple[str, ...] = ()
+    return_route: tuple[str, ...] = ()
+    escort_of: int | None = None
 
     def __post_init__(self) -> None:
         if self.side not in SIDES:
@@ -79,6 +113,8 @@ class Order:
         if self.kind not in ORDER_KINDS:
             raise ValueError(f"order kind must be one of {ORDER_KINDS}")
         object.__setattr__(self, "detachments", tuple(self.detachments))
+        object.__setattr__(self, "route", tuple(self.route))
+        object.__setattr__(self, "return_route", tuple(self.return_route))
 
 
 @dataclass(frozen=True)
@@ -135,6 +171,18 @@ class CampaignState:
         wanted = frozenset(kinds)
         return tuple(a for a in self.orders
                      if a.order.kind in wanted and (side is None or a.order.side == side))
+
+    def missions(self, side: str | None = None, mission: str | None = None
+                 ) -> tuple[AcceptedOrder, ...]:
+        """This turn's accepted air missions (of ``side``, of one ``mission`` when given)."""
+        return tuple(a for a in self.accepted(side, (AIR_MISSION,))
+                     if mission is None or a.order.mission == mission)
+
+    def landings(self, side: str | None = None) -> tuple[AcceptedOrder, ...]:
+        """This turn's landings (R13): moves, attacks and reactions declared from orbit (an
+        accepted order's ``from_`` is filled in for every detachment on the map)."""
+        return tuple(a for a in self.accepted(side, (MOVE, ATTACK, REACTION))
+                     if a.order.from_ is None)
 
     def committed(self, side: str) -> frozenset[str]:
         """G10: the detachments of ``side`` that already attacked or reacted this turn."""

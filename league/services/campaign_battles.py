@@ -16,25 +16,30 @@ from django.utils.translation import gettext_lazy as _
 
 from league.audit import Actor, record
 from league.campaign.battles import Battle, battles
-from league.campaign.map import enemy
+from league.campaign.map import adjacent, enemy
 from league.campaign.state import ATTACKS_PHASE, CampaignState
 from league.campaign.turn import BattleResult, retreat_options
 from league.campaign_messages import campaign_message
-from league.campaign_models import Campaign, CampaignBattle, CampaignReveal, CampaignTurn
+from league.campaign_models import (
+    Campaign,
+    CampaignBattle,
+    CampaignOrder,
+    CampaignReveal,
+    CampaignTurn,
+)
 from league.errors import Conflict, Forbidden, Invalid, NotFound
 from league.models import Game
-from league.services import notices
+from league.services import campaign_air, campaign_declarations, notices
 from league.services.campaigns import (
     SYSTEM,
     army_points_of,
     control_of,
     locked,
     refusal,
-    require_staff,
-    require_status,
     settings_of,
     side_of_actor,
     sides_of,
+    staff_turn,
     state_of,
     turn_row,
 )
@@ -47,6 +52,18 @@ def engine_battles(campaign: Campaign, state: CampaignState) -> dict[str, Battle
     """The engine's battles of ``state``, by territory."""
     basis = settings_of(campaign).battle_points_basis
     return {b.territory: b for b in battles(state, basis=basis, army_points=army_points_of(campaign))}
+
+
+def attacker_reserves(battle: CampaignBattle) -> list[str]:
+    """R30: the attacker's airborne detachments « ne venant pas d'un territoire adjacent »
+    follow the reserves rules: landings from orbit, and transports from a base that is not
+    adjacent to the battle."""
+    adjacency = settings_of(battle.turn.campaign).adjacency
+    names: list[str] = []
+    for row in CampaignOrder.objects.filter(pk__in=battle.attack_ids).order_by("pk"):
+        if not row.from_code or not adjacent(row.from_code, battle.territory, adjacency):
+            names += list(row.detachments)
+    return names
 
 
 def _reveal(campaign: Campaign, turn: CampaignTurn, fight: Battle) -> None:
@@ -88,15 +105,14 @@ def _create(campaign: Campaign, turn: CampaignTurn, fight: Battle, table: int | 
 def generate_battles(actor: Actor, campaign: Campaign, number: int) -> list[CampaignBattle]:
     """Step 5 of the turn: the battle sheets of the accepted attacks (league/campaign/battles).
     Closes the attacks phase: the battles are fixed once their games exist."""
-    require_staff(actor)
-    row = locked(campaign)
-    require_status(row, Campaign.Status.RUNNING)
-    turn = turn_row(row, number)
+    row, turn = staff_turn(actor, campaign, number)
     if turn.phase == BATTLES_PHASE:
         raise Conflict(_("The battles of this turn are already generated."), "battles_generated")
     if turn.phase != ATTACKS_PHASE:
         raise Conflict(_("Battles come from the attacks: open the attacks phase first."),
                        "phase_order")
+    campaign_declarations.reveal_phase(actor, row, turn)  # G11: sealed attacks and reactions
+    campaign_air.before_next_step(actor, row, turn, None)  # R14: landings intercepted first
     fights = engine_battles(row, state_of(row, turn)).values()
     created, table = [], 0
     for fight in fights:

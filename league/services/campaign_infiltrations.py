@@ -20,23 +20,22 @@ from league.campaign import infiltration as engine
 from league.campaign.air import CAPTURED, FULL_SHEET, WAR_ENGINES
 from league.campaign.army import unit_dict
 from league.campaign.map import enemy
-from league.campaign.state import INFILTRATION, INFILTRATION_PHASE, CampaignState
+from league.campaign.state import INFILTRATION_PHASE, CampaignState
 from league.campaign_models import Campaign, CampaignDetachment, CampaignReveal, CampaignTurn
 from league.errors import Conflict
+from league.services import campaign_air
 from league.services.campaign_dice import ENTERED, SERVER, throw
 from league.services.campaigns import (
-    locked,
     refusal,
-    require_staff,
-    require_status,
+    staff_turn,
     state_of,
-    turn_row,
 )
 
 
 def pending(state: CampaignState, turn: CampaignTurn) -> list:
+    """Ground infiltrations (R25) and air infiltration missions (R20), as accepted."""
     done = {entry["order"] for entry in turn.infiltrations or []}
-    return [a for a in state.accepted(kinds=(INFILTRATION,)) if a.id not in done]
+    return [a for a in state.orders if engine.is_infiltration(a) and a.id not in done]
 
 
 def _entry(result: engine.Infiltration, before: CampaignState, source: str) -> dict[str, Any]:
@@ -81,7 +80,9 @@ def _save_capture(campaign: Campaign, result: engine.Infiltration, after: Campai
 
 def run_pending(actor: Actor, campaign: Campaign, turn: CampaignTurn,
                 dice: Sequence[int] | None) -> dict[str, Any]:
-    """Resolve the turn's unresolved infiltrations (caller holds the campaign's row lock)."""
+    """Resolve the turn's unresolved infiltrations (caller holds the campaign's row lock). R21:
+    the Flak dice of air missions come first (league/services/campaign_air.py)."""
+    campaign_air.before_next_step(actor, campaign, turn, dice)
     state = state_of(campaign, turn)
     todo = pending(state, turn)
     if not todo:
@@ -107,10 +108,7 @@ def run_pending(actor: Actor, campaign: Campaign, turn: CampaignTurn,
 def resolve_infiltrations(actor: Actor, campaign: Campaign, number: int,
                           dice: Sequence[int] | None = None) -> dict[str, Any]:
     """Staff: roll the infiltration phase's dice now (409 outside that phase)."""
-    require_staff(actor)
-    row = locked(campaign)
-    require_status(row, Campaign.Status.RUNNING)
-    turn = turn_row(row, number)
+    row, turn = staff_turn(actor, campaign, number)
     if turn.phase != INFILTRATION_PHASE:
         raise refusal("infiltration_phase_closed", {"phase": turn.phase}, Conflict)
     return run_pending(actor, row, turn, dice)
@@ -120,7 +118,9 @@ def before_next_phase(actor: Actor, campaign: Campaign, turn: CampaignTurn,
                       initiative_dice: Sequence[int] | None) -> None:
     """Called before a phase after infiltration opens: unresolved infiltrations are rolled on
     the server's dice; when the initiative itself was thrown at the table, the infiltrations
-    must have been resolved with table dice first (409 ``infiltrations_unresolved``)."""
+    must have been resolved with table dice first (409 ``infiltrations_unresolved``). The air
+    gates still due are rolled before, on the server's dice (campaign_air)."""
+    campaign_air.before_next_step(actor, campaign, turn)
     if not pending(state_of(campaign, turn), turn):
         return
     if initiative_dice is not None:

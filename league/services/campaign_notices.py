@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from league import campaign_notice_texts as texts
@@ -23,6 +25,7 @@ from league.campaign_models import (
     Campaign,
     CampaignBattle,
     CampaignDetachment,
+    CampaignOrder,
     CampaignReveal,
     CampaignScoreEntry,
     CampaignSide,
@@ -32,7 +35,7 @@ from league.campaign_page import Reader, allowance_rows
 from league.campaign_words import RELOCATIONS, SCORE_KINDS, SIDES, VICTORY_REASONS, phase_name, word
 from league.models import Report
 from league.notice_models import Notice
-from league.services import campaign_battles, campaigns
+from league.services import campaign_battles, campaign_declarations, campaigns
 from league.services.notices import Letter, absolute, profile_link
 
 Kind = Notice.Kind
@@ -61,6 +64,18 @@ def _readers(campaign: Campaign, sides: Mapping[str, CampaignSide]) -> dict[str,
     for to_side, name in rows:
         seen[to_side].add(name)
     return {side: Reader(NOBODY, row, frozenset(seen[side])) for side, row in sides.items()}
+
+
+def _phase_still_open(campaign_id: int, number: str, phase: str
+                      ) -> tuple[Campaign | None, CampaignTurn | None]:
+    """The running campaign and its open turn, while ``phase`` is still its open phase: a
+    letter about a phase the organisers moved past has nothing left to say."""
+    campaign = _campaign(campaign_id)
+    turn = _turn(campaign, number) if campaign is not None else None
+    if (turn is None or campaign.status != Campaign.Status.RUNNING or turn.closed_at is not None
+            or turn.phase != phase):
+        return None, None
+    return campaign, turn
 
 
 def _label(sides: Mapping[str, CampaignSide], side: str) -> str:
@@ -93,10 +108,8 @@ def phase_letters(campaign_id: int, stamp: str) -> list[Letter]:
     """``stamp`` is "<turn>:<phase>"; an empty phase is the turn itself opening. A phase the
     organisers moved past before the task ran has nothing left to announce."""
     number, _sep, phase = stamp.partition(":")
-    campaign = _campaign(campaign_id)
-    turn = _turn(campaign, number) if campaign is not None else None
-    if (turn is None or campaign.status != Campaign.Status.RUNNING or turn.closed_at is not None
-            or turn.phase != phase):
+    campaign, turn = _phase_still_open(campaign_id, number, phase)
+    if campaign is None or turn is None:
         return []
     sides = campaigns.sides_of(campaign)
     state = campaigns.state_of(campaign, turn)
@@ -112,7 +125,9 @@ def phase_letters(campaign_id: int, stamp: str) -> list[Letter]:
             "side": word(SIDES, r["side"]), "die": r["die"], "modifier": r["modifier"],
             "score": r["score"]} for r in initiative.get("rolls", [])]
         winner = initiative.get("winner", "")
-        return texts.phase_open(head, phase=phase_name(phase), rolls=rolls,
+        due = campaign_declarations.deadline_of(turn, phase)
+        when = date_format(timezone.localtime(due), "DATETIME_FORMAT") if due else ""
+        return texts.phase_open(head, phase=phase_name(phase), rolls=rolls, deadline=when,
                                 winner=_label(sides, winner), i_won=winner == side,
                                 allowances=left)
 
@@ -328,7 +343,57 @@ def closed_letters(campaign_id: int, stamp: str) -> list[Letter]:
     return _to_players(campaign, sides, str(turn.number), compose)
 
 
+# Declaring (G11) and surrender (R35) -------------------------------------------------------------
+
+def declare_letters(campaign_id: int, stamp: str) -> list[Letter]:
+    """``stamp`` "<turn>:<phase>:<moment>": alternating, the side whose turn it is now (nothing
+    if the phase moved on or the turn passed back meanwhile); sealed attacks revealed
+    ("<turn>:attacks:revealed"), both players with the count of attacks against them."""
+    number, phase, moment = (stamp.split(":") + ["", ""])[:3]
+    campaign, turn = _phase_still_open(campaign_id, number, phase)
+    if campaign is None or turn is None:
+        return []
+    sides = campaigns.sides_of(campaign)
+    if moment == "revealed":
+        attacks = turn.orders.filter(kind="attack", status=CampaignOrder.ACCEPTED)
+        against = {side: attacks.exclude(side=side).count() for side in grid.SIDES}
+
+        def compose_revealed(side: str) -> texts.Letter:
+            return texts.attacks_revealed(_head(campaign, turn.number, "#orders"),
+                                          against_me=against[side])
+
+        return _to_players(campaign, sides, stamp, compose_revealed)
+    declaring = campaign_declarations.declarations_view(campaign, turn)
+    due = declaring["next"]
+    if due is None:
+        return []
+
+    def compose(side: str) -> texts.Letter:
+        return texts.your_turn_to_declare(_head(campaign, turn.number, "#orders"),
+                                          phase=phase_name(phase),
+                                          opponent=_label(sides, grid.enemy(side)))
+
+    return _to_players(campaign, sides, stamp, compose, (due,))
+
+
+def surrender_letters(campaign_id: int, stamp: str) -> list[Letter]:
+    """Both players: ``stamp`` is the side that surrendered (R35)."""
+    campaign = _campaign(campaign_id)
+    if campaign is None or stamp not in grid.SIDES or not campaign.winner:
+        return []
+    sides = campaigns.sides_of(campaign)
+
+    def compose(side: str) -> texts.Letter:
+        return texts.surrendered(_head(campaign, campaign.current_turn, ""),
+                                 loser=_label(sides, stamp), winner=_label(sides, campaign.winner),
+                                 mine=side == stamp)
+
+    return _to_players(campaign, sides, stamp, compose)
+
+
 LETTERS: dict[str, Callable[[int, str], list[Letter]]] = {
+    Kind.CAMPAIGN_DECLARE: declare_letters,
+    Kind.CAMPAIGN_SURRENDER: surrender_letters,
     Kind.CAMPAIGN_PHASE: phase_letters,
     Kind.CAMPAIGN_BATTLES: battles_letters,
     Kind.CAMPAIGN_CHOICE: choice_letters,

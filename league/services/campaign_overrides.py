@@ -9,7 +9,6 @@ refusals of a rule can be forced, never those that would leave the engine withou
 a territory or a phase to read."""
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from django.db import transaction
@@ -17,11 +16,11 @@ from django.utils.translation import gettext_lazy as _
 
 from league.audit import Actor, record
 from league.campaign import map as grid
-from league.campaign.orders import Refusal, apply_order, check_order
+from league.campaign.orders import Refusal, check_order
+from league.campaign.replay import replay
 from league.campaign.state import (
     ATTACK,
     MOVE,
-    ORDER_PHASE,
     REACTION,
     AcceptedOrder,
     CampaignState,
@@ -33,14 +32,15 @@ from league.campaign_models import (
     CampaignDetachment,
     CampaignOrder,
     CampaignScoreEntry,
-    CampaignTurn,
 )
 from league.errors import Conflict, Invalid, NotFound
-from league.models import AuditEntry
+from league.services import campaign_declarations
 from league.services.campaign_battles import BATTLES_PHASE
 from league.services.campaign_turns import OrderInput, declare_order
 from league.services.campaigns import (
+    FORCED_ACTION,
     accepted_order,
+    forced_ids,
     locked,
     require_staff,
     require_status,
@@ -49,7 +49,6 @@ from league.services.campaigns import (
 )
 
 RUNNING = Campaign.Status.RUNNING
-FORCED_ACTION = "campaign_order_forced"
 MANUAL = "manual"  # the ledger kind of an organiser's entry
 REASON_MAX = 500
 MANUAL_POINTS_MAX = 100
@@ -71,16 +70,6 @@ def _reason(text: str) -> str:
     if not reason:
         raise Invalid(_("Give a reason: it is kept in the audit log."), "reason_required")
     return reason[:REASON_MAX]
-
-
-def forced_ids(campaign: Campaign, turn: CampaignTurn) -> frozenset[int]:
-    """The orders of ``turn`` an organiser forced through (their refusal is in the audit log)."""
-    entries = AuditEntry.objects.filter(tournament_id=campaign.tournament_id,
-                                        action=FORCED_ACTION).values_list("data", flat=True)
-    # A forced order refused later is gone: a restored backup names it None (league.event_refs).
-    return frozenset(int(data["order"]) for data in entries
-                     if data.get("turn") == turn.number and data.get("refusal")
-                     and data.get("order") is not None)
 
 
 # Forcing an order through ---------------------------------------------------------------------
@@ -150,6 +139,7 @@ def force_order(actor: Actor, campaign: Campaign, number: int, request: OrderInp
     saved = CampaignOrder.objects.create(
         turn=turn, side=done.side, kind=done.kind, detachments=list(done.detachments),
         from_code=done.from_ or "", to_code=done.to or "", for_attack_id=done.for_attack,
+        status=campaign_declarations.status_for(row),
         created_by=actor.user if actor.user_id else None)
     if done.kind == MOVE:
         _move(row, done.side, done.detachments[0], done.to or "")
@@ -172,37 +162,6 @@ def _move(campaign: Campaign, side: str, name: str, to: str) -> None:
 
 # Refusing an accepted order ---------------------------------------------------------------------
 
-def _turn_start(state: CampaignState) -> CampaignState:
-    """The detachments where they stood when the turn opened: moves are applied as they are
-    accepted (league/campaign/orders.apply_order), so undo them, last first."""
-    for accepted in reversed(state.accepted(kinds=(MOVE,))):
-        order = accepted.order
-        state = state.moved(order.side, order.detachments[0], order.from_)
-    return replace(state, orders=())
-
-
-def replay(state: CampaignState, kept: Iterable[AcceptedOrder], forced: frozenset[int]
-           ) -> tuple[CampaignState, dict[int, AcceptedOrder], tuple[AcceptedOrder, Refusal] | None]:
-    """Apply ``kept`` again from the turn's start, each in its own phase: the state, the orders
-    as the engine accepts them now (their Supreme Commander bonus may change) and the first one
-    it refuses. Forced orders are applied without a check."""
-    state = _turn_start(state)
-    now: dict[int, AcceptedOrder] = {}
-    for old in kept:
-        phased = replace(state, phase=ORDER_PHASE[old.order.kind])
-        if old.id in forced:
-            state = replace(phased, orders=(*phased.orders, old))
-            if old.order.kind == MOVE:
-                state = state.moved(old.order.side, old.order.detachments[0], old.order.to)
-            now[old.id] = old
-            continue
-        verdict = check_order(phased, old.order)
-        if verdict.refusal is not None:
-            return state, now, (old, verdict.refusal)
-        state, now[old.id] = apply_order(phased, old.order, old.id)
-    return state, now, None
-
-
 @transaction.atomic
 def refuse_order(actor: Actor, campaign: Campaign, order_id: int, reason: str) -> CampaignOrder:
     """Take back an accepted order of the open turn (an attack with the reactions to it) before
@@ -220,7 +179,7 @@ def refuse_order(actor: Actor, campaign: Campaign, order_id: int, reason: str) -
     if turn.phase == BATTLES_PHASE:
         raise Conflict(_("The battles of this turn are generated: its orders are fixed."),
                        "battles_generated")
-    rows = list(turn.orders.order_by("pk"))
+    rows = list(turn.orders.exclude(status=CampaignOrder.REFUSED).order_by("pk"))
     dropped = {found.pk} | {o.pk for o in rows if o.for_attack_id == found.pk}
     state = state_of(row, turn)
     kept = [accepted_order(o) for o in rows if o.pk not in dropped]

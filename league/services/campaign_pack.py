@@ -31,19 +31,23 @@ from django.utils.translation import gettext, ngettext
 from league.audit import Actor
 from league.campaign import map as grid
 from league.campaign.air import CAPTURED
+from league.campaign.air_missions import PURPOSE_FLAK, PURPOSE_INTERCEPTION
 from league.campaign.infiltration import PURPOSE as PURPOSE_INFILTRATION
 from league.campaign.orders import allowances
 from league.campaign.scoring import PURPOSE_OTHER_SECTORS
 from league.campaign.state import (
+    AIR_MISSION,
     ATTACK,
     FORTIFY,
     INFILTRATION,
     INFILTRATION_PHASE,
     MOVE,
     REACTION,
+    VEHICLES,
     CampaignState,
 )
 from league.campaign.tools import INITIATIVE_COUNTERS, PHASES, initiative_value
+from league.campaign_air_page import flak_line, interception_line, landing_line, mission_line
 from league.campaign_drawing import drawing, territory_rows
 from league.campaign_models import (
     Campaign,
@@ -68,7 +72,7 @@ from league.campaign_page import (
 from league.campaign_words import INFILTRATION_OUTCOMES, PLANETS, SIDES, phase_name, word
 from league.models import Game, Round
 from league.pack_models import MissionPack
-from league.services import campaign_battles, campaign_reads, packs
+from league.services import campaign_air, campaign_battles, campaign_reads, packs
 from league.services.campaign_dice import ENTERED
 from league.services.campaign_turns import turn_of
 from league.services.campaigns import require_staff, scores_of, sides_of, state_of
@@ -230,7 +234,9 @@ def phase_boxes(state: CampaignState, side: str) -> tuple[PhaseBoxes, ...]:
     """Per phase, the orders accepted so far and an empty box for each action left."""
     left = allowances(state, side)
     commander = gettext("Supreme Commander")
+    flown = orders_of(state, side, (AIR_MISSION,))
     air = sum(1 for d in state.detachments if d.side == side and d.on_map and d.kind == "air")
+    air = max(air - len(flown), 0)
     against = ", ".join(f"{a['from']} → {a['to']}" for a in attacks_against(state, side))
 
     def boxes(kind: str) -> tuple[str, ...]:
@@ -240,7 +246,7 @@ def phase_boxes(state: CampaignState, side: str) -> tuple[PhaseBoxes, ...]:
         PhaseBoxes(phase_name("air").capitalize(),
                    gettext("One mission per air detachment (infiltration, interception, "
                            "transport or ground attack, escort) and its route."),
-                   blank=("",) * air),
+                   flown, ("",) * air),
         PhaseBoxes(phase_name("infiltration").capitalize(),
                    gettext("A detachment with infiltrators, from an adjacent territory: the "
                            "target territory."),
@@ -248,7 +254,7 @@ def phase_boxes(state: CampaignState, side: str) -> tuple[PhaseBoxes, ...]:
         PhaseBoxes(gettext("Moves and fortifications"),
                    gettext("One detachment into an adjacent territory you hold; a fortification "
                            "uses a move. Majors always keep a detachment."),
-                   orders_of(state, side, (MOVE, FORTIFY)), boxes(MOVE)),
+                   orders_of(state, side, (MOVE, FORTIFY, VEHICLES)), boxes(MOVE)),
         PhaseBoxes(gettext("Attacks"),
                    gettext("The detachments of one territory against one adjacent enemy "
                            "territory, within the lines of resistance."),
@@ -381,7 +387,37 @@ def roll_purpose(purpose: str) -> str:
         return gettext("Other sectors")
     if purpose == PURPOSE_INFILTRATION:
         return gettext("Infiltration")
+    if purpose == PURPOSE_FLAK:
+        return gettext("Flak")
+    if purpose == PURPOSE_INTERCEPTION:
+        return gettext("Interception of a landing")
     return purpose
+
+
+def air_rolls(turn: CampaignTurn) -> list[dict[str, Any]]:
+    """R21, R14: each Flak die (rolled for the Flak's side) and each landing interception die
+    (for the intercepting side), as the turn keeps them."""
+    out: list[dict[str, Any]] = []
+    for entry in turn.air or []:
+        if entry.get("kind") == "mission":
+            out += [{"purpose": PURPOSE_FLAK, "expression": "1D6", "dice": [f["die"]],
+                     "total": f["die"], "side": f["side"], "source": entry.get("source")}
+                    for f in entry["flak"]]
+        else:
+            out += [{"purpose": PURPOSE_INTERCEPTION, "expression": "1D6", "dice": [d["die"]],
+                     "total": d["die"], "side": entry["interceptor_side"],
+                     "source": entry.get("source")} for d in entry["dice"]]
+    return out
+
+
+def shared_air(campaign: Campaign, turn: CampaignTurn) -> tuple[str, ...]:
+    """What both players know of the air phase (R12, R19): each mission's kind and route, the
+    Flak dice, who may intercept whom, each landing interception's dice; no detachment name."""
+    seen = campaign_air.air_view(campaign, turn, campaign_air.BOTH)
+    return tuple([mission_line(m) for m in seen["missions"]]
+                 + [flak_line(r) for r in seen["flak"]]
+                 + [interception_line(i) for i in seen["interceptions"]]
+                 + [landing_line(e) for e in seen["landings"]])
 
 
 def infiltration_rolls(turn: CampaignTurn) -> list[dict[str, Any]]:
@@ -401,7 +437,7 @@ def roll_lines(turn: CampaignTurn) -> tuple[RollLine, ...]:
     for phase in PHASES:
         logged += (turn.initiative or {}).get(phase, {}).get("dice_log", [])
         if phase == INFILTRATION_PHASE:  # resolved before the next phase's initiative
-            logged += infiltration_rolls(turn)
+            logged += air_rolls(turn) + infiltration_rolls(turn)  # R21: Flak first
     logged += report.get("dice_log", [])
     thrown = {roll.get("side") for roll in logged if roll.get("purpose") == PURPOSE_OTHER_SECTORS}
     logged += [{"purpose": PURPOSE_OTHER_SECTORS, "expression": "1D6", "dice": [sector["die"]],
@@ -489,6 +525,7 @@ def turn_report(campaign: Campaign, turn: CampaignTurn, public: Mapping[str, Any
     return TurnReport(
         closed=closed is not None, note=note, rolls=roll_lines(turn), initiative=initiative,
         infiltrations=shared_infiltrations(turn, public),
+        air=shared_air(campaign, turn),
         battles=battle_lines(battles, public),
         control_changes=tuple(closed["changes"]) if closed else (),
         isolated=isolation_lines(campaign, turn, closed),

@@ -11,8 +11,15 @@ from django.utils.translation import gettext_lazy as _
 from league.audit import Actor
 from league.campaign import map as grid
 from league.campaign import tools
-from league.campaign_models import Campaign, CampaignDetachment, CampaignReveal, CampaignSide
+from league.campaign_models import (
+    Campaign,
+    CampaignDetachment,
+    CampaignReveal,
+    CampaignSide,
+    CampaignTurn,
+)
 from league.errors import Forbidden
+from league.services import campaign_declarations
 from league.services.campaigns import (
     SETTING_UP,
     control_of,
@@ -66,16 +73,19 @@ def shown_name(row: CampaignDetachment, viewer: str | None, revealed: frozenset[
     return None
 
 
-def map_view(actor: Actor, campaign: Campaign) -> list[dict[str, Any]]:
-    """The 18 territories as ``actor`` may see them (contract ``GET .../map/``)."""
-    return map_seen_by(campaign, viewer_side(actor, campaign))
+def map_view(actor: Actor, campaign: Campaign, turn: CampaignTurn | None | bool = True
+             ) -> list[dict[str, Any]]:
+    """The 18 territories as ``actor`` may see them (contract ``GET .../map/``); ``turn`` is
+    the current turn when the caller has it (True: look it up)."""
+    return map_seen_by(campaign, viewer_side(actor, campaign), turn)
 
 
 # Whose eyes a printed public map uses: nobody's side, so every counter shows its army only.
 PUBLIC = "public"
 
 
-def map_seen_by(campaign: Campaign, viewer: str | None) -> list[dict[str, Any]]:
+def map_seen_by(campaign: Campaign, viewer: str | None,
+                turn: CampaignTurn | None | bool = True) -> list[dict[str, Any]]:
     """The 18 territories as ``viewer`` sees them: None (staff) everything, a side its own
     names and the enemy ones revealed to it, ``PUBLIC`` army names only (R12).
 
@@ -90,12 +100,16 @@ def map_seen_by(campaign: Campaign, viewer: str | None) -> list[dict[str, Any]]:
     rows = CampaignDetachment.objects.filter(side__campaign=campaign, destroyed=False).exclude(
         location="").select_related("side").order_by("-side__side", "position", "pk")
     counters: dict[str, list[dict[str, Any]]] = {code: [] for code in grid.CODES}
+    # G11: a move still sealed shows its detachment where it stood, except to its owner.
+    if turn is True:
+        turn = current_turn(campaign)
+    origins = campaign_declarations.sealed_origins(turn or None, viewer)
     for row in rows:
         counter = {"side": row.side.side, "army_name": row.side.army_name,
                    "detachment": shown_name(row, viewer, revealed)}
         if row.pk in engines_only:
             counter["war_engines"] = war_engine_units(row)
-        counters[row.location].append(counter)
+        counters[origins.get((row.side.side, row.name), row.location)].append(counter)
     fortified, isolated = set(campaign.fortified), set(campaign.isolated)
     return [{"code": code, "home_side": t.home_side, "line": t.line, "major": code in majors,
              "controller": control[code], "fortified": code in fortified,
@@ -145,6 +159,7 @@ def settings_data(campaign: Campaign) -> dict[str, Any]:
     return {"adjacency": cfg.adjacency, "planet_on_eight": cfg.planet_on_eight,
             "territory_scoring": cfg.territory_scoring,
             "battle_points_basis": cfg.battle_points_basis,
+            "declaration_mode": cfg.declaration_mode,
             "other_sectors_table": {str(k): v for k, v in sorted(cfg.other_sectors_table.items())}}
 
 

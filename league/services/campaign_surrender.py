@@ -12,6 +12,7 @@ from league.campaign.map import enemy
 from league.campaign.scoring import SURRENDER, Victory
 from league.campaign_models import Campaign
 from league.errors import Invalid
+from league.services import notices
 from league.services.campaign_turns import RUNNING, finish
 from league.services.campaigns import locked, require_status, side_for
 
@@ -34,6 +35,7 @@ def surrender(actor: Actor, campaign: Campaign, side: str, confirmation: str) ->
     giving_up.save(update_fields=["surrendered"])
     finish(actor, row, Victory(side=enemy(side), reason=SURRENDER))
     row.save(update_fields=["status", "winner", "victory_reason"])
+    notices.queue_campaign_surrender(row, side)
     record(actor, "campaign_surrendered", row.tournament, giving_up,
            {"campaign": row.slug, "side": side, "turn": row.current_turn, "winner": row.winner})
     return row

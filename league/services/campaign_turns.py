@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -19,7 +20,14 @@ from league.campaign import map as grid
 from league.campaign import turn as engine
 from league.campaign.orders import OrderRefused, apply_order
 from league.campaign.scoring import OTHER_SECTORS, Victory
-from league.campaign.state import INFILTRATION_PHASE, MOVE, REACTION, Order
+from league.campaign.state import (
+    AIR_MISSION,
+    INFILTRATION_PHASE,
+    MOVE,
+    ORDER_PHASE,
+    REACTION,
+    Order,
+)
 from league.campaign.tools import PHASES, phase_initiative
 from league.campaign_models import (
     Campaign,
@@ -30,7 +38,7 @@ from league.campaign_models import (
 )
 from league.errors import Conflict, Invalid, NotFound
 from league.models import Round, Tournament
-from league.services import notices
+from league.services import campaign_air, campaign_declarations, notices
 from league.services.campaign_battles import battle_results
 from league.services.campaign_dice import ENTERED, SERVER, throw
 from league.services.campaign_infiltrations import before_next_phase
@@ -40,11 +48,11 @@ from league.services.campaigns import (
     locked,
     open_turn,
     refusal,
-    require_staff,
     require_status,
     scores_of,
     settings_of,
     sides_of,
+    staff_turn,
     state_of,
     turn_row,
 )
@@ -64,17 +72,16 @@ def _phase_index(phase: str) -> int:
 
 @transaction.atomic
 def roll_initiative(actor: Actor, campaign: Campaign, number: int, phase: str,
-                    dice: Sequence[int] | None = None) -> dict[str, Any]:
+                    dice: Sequence[int] | None = None, deadline: datetime | None = None
+                    ) -> dict[str, Any]:
     """R15: 1D6 + strategic value each, ties re-rolled (G5), west first. Rolling a phase opens
     it and closes the one before; phases open in the seed's order (R18), later ones may be
     reached directly (a turn without air missions skips them)."""
-    require_staff(actor)
-    row = locked(campaign)
-    require_status(row, RUNNING)
-    turn = turn_row(row, number)
+    row, turn = staff_turn(actor, campaign, number)
     if PHASES.index(phase) <= _phase_index(turn.phase):
         raise Conflict(_("That phase is open or over; phases open in order: air, infiltration, "
                          "moves, attacks."), "phase_order")
+    campaign_declarations.reveal_phase(actor, row, turn)  # G11: the phase's sealed orders
     if PHASES.index(phase) > PHASES.index(INFILTRATION_PHASE):
         before_next_phase(actor, row, turn, dice)  # R25: infiltration results come first
     values = {side: owner.strategic_value for side, owner in sides_of(row).items()}
@@ -85,6 +92,8 @@ def roll_initiative(actor: Actor, campaign: Campaign, number: int, phase: str,
     turn.phase = phase
     turn.initiative = {**turn.initiative, phase: {**answer, **thrown.record()}}
     turn.save(update_fields=["phase", "initiative"])
+    if deadline is not None:  # G11: the phase's orders are due then (told, not enforced)
+        answer["deadline"] = campaign_declarations.set_deadline(actor, row, number, deadline)["deadline"]
     notices.queue_campaign_phase(row, number, phase)
     record(actor, "campaign_initiative", row.tournament, turn,
            {"campaign": row.slug, "turn": number, **answer, **thrown.record()})
@@ -103,6 +112,11 @@ class OrderInput:
     to: str | None = None
     for_attack: int | None = None
     side: str | None = None  # staff declaring for a side
+    # Air missions (R19–R24): league/campaign/air_missions.py.
+    mission: str | None = None
+    route: tuple[str, ...] = ()
+    return_route: tuple[str, ...] = ()
+    escort_of: int | None = None
 
 
 @transaction.atomic
@@ -114,8 +128,12 @@ def declare_order(actor: Actor, campaign: Campaign, number: int, request: OrderI
     side = acting_side(actor, row, request.side)
     require_status(row, RUNNING)
     turn = turn_row(row, number)
+    campaign_declarations.before_order(row, turn, side, request.kind)
+    air = request.kind == AIR_MISSION
     order = Order(side, request.kind, request.detachments, request.from_, request.to,
-                  request.for_attack if request.kind == REACTION else None)
+                  request.for_attack if request.kind == REACTION else None,
+                  request.mission if air else None, request.route if air else (),
+                  request.return_route if air else (), request.escort_of if air else None)
     try:
         _after, accepted = apply_order(state_of(row, turn), order)
     except OrderRefused as refused:
@@ -126,14 +144,23 @@ def declare_order(actor: Actor, campaign: Campaign, number: int, request: OrderI
         turn=turn, side=side, kind=done.kind, detachments=list(done.detachments),
         from_code=done.from_ or "", to_code=done.to or "", for_attack_id=done.for_attack,
         bonus=accepted.bonus or "", commander=accepted.commander or "",
-        created_by=actor.user if actor.user_id else None)
+        status=campaign_declarations.status_for(row),
+        sequence=campaign_declarations.sequence_for(turn, ORDER_PHASE[done.kind]),
+        mission=done.mission or "", route=list(done.route), return_route=list(done.return_route),
+        escort_of_id=done.escort_of, created_by=actor.user if actor.user_id else None)
+    campaign_air.after_order(row, turn, saved)  # R13: landing and vehicles marks
     if done.kind == MOVE:
         CampaignDetachment.objects.filter(side__campaign=row, side__side=side,
                                           name=done.detachments[0]).update(location=done.to)
     record(actor, "campaign_order", row.tournament, saved,
            {"campaign": row.slug, "turn": number, "order": saved.pk, "side": side,
             "kind": done.kind, "detachments": list(done.detachments), "from": done.from_,
-            "to": done.to, "for_attack": done.for_attack, "bonus": accepted.bonus})
+            "to": done.to, "for_attack": done.for_attack, "bonus": accepted.bonus,
+            "status": saved.status,
+            **({"mission": done.mission, "route": list(done.route),
+                "return_route": list(done.return_route), "escort_of": done.escort_of}
+               if done.mission else {})})
+    campaign_declarations.after_order(row, turn, saved)
     return saved
 
 
@@ -210,10 +237,7 @@ def close_turn(actor: Actor, campaign: Campaign, number: int,
     """G20: battles applied → isolation for the next turn → territory score → other-sectors D6
     → victory. 409 ``battles_unconfirmed`` while a battle's game is not confirmed,
     ``choices_pending`` while a defeated detachment's retreat is still to choose."""
-    require_staff(actor)
-    row = locked(campaign)
-    require_status(row, RUNNING)
-    turn = turn_row(row, number)
+    row, turn = staff_turn(actor, campaign, number)
     faces = _entered_faces(other_sectors_dice)
     state = state_of(row, turn)
     results, settings = battle_results(turn), _close_settings(row)

@@ -31,6 +31,7 @@ from league.campaign.army import (
     validate_army,
 )
 from league.campaign.battles import ENEMY_FORCE
+from league.campaign.declaration import SEALED
 from league.campaign.placement import first_to_place, placement_refusal, unguarded_majors
 from league.campaign.scoring import EVERY_TURN_HELD, OTHER_SECTORS_TABLE
 from league.campaign.state import AcceptedOrder, CampaignState, Detachment, Order
@@ -43,7 +44,7 @@ from league.campaign_models import (
     CampaignTurn,
 )
 from league.errors import Conflict, Forbidden, Invalid, NotFound
-from league.models import Player, Round, Tournament
+from league.models import AuditEntry, Player, Round, Tournament
 from league.services import notices
 from league.services.campaign_dice import throw
 from league.services.tournaments import free_slug
@@ -66,6 +67,7 @@ class Settings:
     territory_scoring: str = EVERY_TURN_HELD  # G16
     battle_points_basis: str = ENEMY_FORCE  # G17
     other_sectors_table: Mapping[int, int] = field(default_factory=lambda: OTHER_SECTORS_TABLE)  # G19
+    declaration_mode: str = SEALED  # G11
 
 
 def settings_of(campaign: Campaign) -> Settings:
@@ -78,6 +80,7 @@ def settings_of(campaign: Campaign) -> Settings:
         battle_points_basis=raw.get("battle_points_basis", ENEMY_FORCE),
         other_sectors_table=({int(k): int(v) for k, v in table.items()} if table
                              else OTHER_SECTORS_TABLE),
+        declaration_mode=raw.get("declaration_mode", SEALED),
     )
 
 
@@ -162,6 +165,15 @@ def current_turn(campaign: Campaign) -> CampaignTurn | None:
     return campaign.turns.filter(number=campaign.current_turn).select_related("round").first()
 
 
+def staff_turn(actor: Actor, campaign: Campaign, number: int) -> tuple[Campaign, CampaignTurn]:
+    """An organiser's step on turn ``number`` of a running campaign: the locked campaign row and
+    the turn (403 for players, 409 unless the campaign runs, 404 for a turn not opened)."""
+    require_staff(actor)
+    row = locked(campaign)
+    require_status(row, Campaign.Status.RUNNING)
+    return row, turn_row(row, number)
+
+
 def turn_row(campaign: Campaign, number: int) -> CampaignTurn:
     """Turn ``number`` of ``campaign``, locked; 404 if it does not exist, 409 once closed."""
     turn = CampaignTurn.objects.select_for_update(of=("self",)).select_related("round").filter(
@@ -179,21 +191,27 @@ def control_of(campaign: Campaign) -> dict[str, str]:
 
 def accepted_order(row: CampaignOrder) -> AcceptedOrder:
     order = Order(row.side, row.kind, tuple(row.detachments), row.from_code or None,
-                  row.to_code or None, row.for_attack_id)
+                  row.to_code or None, row.for_attack_id,
+                  # R19–R24: an air mission's mission, routes and escorted mission.
+                  row.mission or None, tuple(row.route or ()), tuple(row.return_route or ()),
+                  row.escort_of_id)
     return AcceptedOrder(row.pk, order, row.bonus or None, row.commander or None)
 
 
 def engine_detachment(row: CampaignDetachment) -> Detachment:
     return Detachment(row.name, row.side.side, row.points, row.kind, row.supreme_commander,
                       row.location or None, row.destroyed,
-                      tuple(unit_from_dict(u) for u in row.units or ()))
+                      tuple(unit_from_dict(u) for u in row.units or ()),
+                      row.vehicles_in_orbit)  # R13
 
 
 def state_of(campaign: Campaign, turn: CampaignTurn | None = None) -> CampaignState:
     """The campaign as the engine reads it: map, both armies, this turn's accepted orders."""
     sides = list(campaign.sides.all())
     rows = CampaignDetachment.objects.filter(side__campaign=campaign).select_related("side")
-    orders = turn.orders.order_by("pk") if turn is not None else ()
+    # G11: an order refused when its phase's sealed orders were revealed counts for nothing.
+    orders = (turn.orders.exclude(status=CampaignOrder.REFUSED).order_by("pk")
+              if turn is not None else ())
     return CampaignState(
         control=control_of(campaign),
         majors=frozenset(code for row in sides for code in row.majors),
@@ -205,6 +223,19 @@ def state_of(campaign: Campaign, turn: CampaignTurn | None = None) -> CampaignSt
         orders=tuple(accepted_order(row) for row in orders),
         adjacency=settings_of(campaign).adjacency,
     )
+
+
+FORCED_ACTION = "campaign_order_forced"  # the audit action of an order staff forced through
+
+
+def forced_ids(campaign: Campaign, turn: CampaignTurn) -> frozenset[int]:
+    """The orders of ``turn`` an organiser forced through (their refusal is in the audit log)."""
+    entries = AuditEntry.objects.filter(tournament_id=campaign.tournament_id,
+                                        action=FORCED_ACTION).values_list("data", flat=True)
+    # A forced order refused later is gone: a restored backup names it None (league.event_refs).
+    return frozenset(int(data["order"]) for data in entries
+                     if data.get("turn") == turn.number and data.get("refusal")
+                     and data.get("order") is not None)
 
 
 def scores_of(campaign: Campaign) -> dict[str, int]:

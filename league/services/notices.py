@@ -107,6 +107,18 @@ def queue_placement(campaign: Campaign, placer: str, following: str | None, plac
         _queue(Kind.CAMPAIGN_PLACEMENT, campaign.pk, str(placed))
 
 
+def queue_campaign_declare(campaign: Campaign, number: int, phase: str, moment: str) -> None:
+    """One player: it is their turn to declare an order (alternating mode), or the sealed
+    attacks are out and reactions may be declared (``moment`` "revealed"). ``moment`` tells one
+    such event from the next (the phase's order count, a side ready)."""
+    _queue(Kind.CAMPAIGN_DECLARE, campaign.pk, f"{number}:{phase}:{moment}")
+
+
+def queue_campaign_surrender(campaign: Campaign, side: str) -> None:
+    """Both players: ``side`` surrendered and the campaign is over (R35)."""
+    _queue(Kind.CAMPAIGN_SURRENDER, campaign.pk, side)
+
+
 def queue_confirmed(game: Game, report: Report) -> None:
     """A game's result just confirmed by ``report``: a campaign battle's choices (who stays,
     where to retreat) now wait on its players. Other events' games queue nothing (no query:

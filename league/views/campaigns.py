@@ -21,13 +21,20 @@ from django.utils.translation import gettext as _
 from league.audit import Actor
 from league.campaign_choices import order_label, order_of
 from league.campaign_forms import MajorsForm, PlacementForm, army_formset, with_stored_details
-from league.campaign_models import Campaign, CampaignBattle
+from league.campaign_models import Campaign, CampaignBattle, CampaignOrder
 from league.campaign_page import page_context
 from league.campaign_setup_page import Typed, major_choices, placement_choices
 from league.campaign_words import ORDER_KINDS, SIDES, word
 from league.errors import NotFound
-from league.services import campaign_battles, campaign_surrender, campaign_turns, campaigns, results
-from league.services.campaigns import side_of_actor, state_of
+from league.services import (
+    campaign_battles,
+    campaign_declarations,
+    campaign_surrender,
+    campaign_turns,
+    campaigns,
+    results,
+)
+from league.services.campaigns import settings_of, side_of_actor, state_of
 from league.views.common import attempt
 
 WINNERS = ("attacker", "defender", "draw")
@@ -62,17 +69,23 @@ def _order(request, actor: Actor, found: Campaign) -> bool:
     if side is None or kind not in ORDER_KINDS:
         return _fail(request, _("Only the campaign's players declare orders."))
     names = dict(side.detachments.values_list("pk", "name"))
-    order = order_of(request.POST.get("choice", ""), side.side, kind, names)
+    order = order_of(request.POST.get("choice", ""), side.side, kind, names,
+                     settings_of(found).adjacency)
     if order is None:
         return _fail(request, _("Choose one of the orders offered."))
     request_ = campaign_turns.OrderInput(kind=order.kind, detachments=order.detachments,
                                          from_=order.from_, to=order.to,
-                                         for_attack=order.for_attack)
+                                         for_attack=order.for_attack, mission=order.mission,
+                                         route=order.route, return_route=order.return_route,
+                                         escort_of=order.escort_of)
     saved = attempt(request, lambda: campaign_turns.declare_order(
         actor, found, found.current_turn, request_))
     if saved is None:
         return False
     text = _("Order accepted: %(order)s.") % {"order": order_label(order)}
+    if saved.status == CampaignOrder.SEALED:
+        text = _("Order sealed: %(order)s. Your opponent sees it when this phase's orders are "
+                 "revealed.") % {"order": order_label(order)}
     if saved.bonus:
         text += " " + _("It used the extra action of %(commander)s.") % {"commander": saved.commander}
     messages.success(request, text)
@@ -243,8 +256,29 @@ def _place(request, actor: Actor, found: Campaign) -> bool | Typed:
     return True
 
 
+def _ready(request, actor: Actor, found: Campaign) -> bool:
+    """G11: the reader's orders of the open phase are all sent."""
+    if attempt(request, lambda: campaign_declarations.mark_ready(
+            actor, found, found.current_turn)) is None:
+        return False
+    messages.success(request, _("Noted: your orders for this phase are all sent."))
+    return True
+
+
+def _first(request, actor: Actor, found: Campaign) -> bool:
+    """R15: the initiative winner chooses which side declares first."""
+    side = request.POST.get("side", "")
+    if side not in ("west", "east"):
+        return _fail(request, _("Choose west or east."))
+    if attempt(request, lambda: campaign_declarations.choose_first(
+            actor, found, found.current_turn, side)) is None:
+        return False
+    messages.success(request, _("Noted: %(side)s declares first.") % {"side": word(SIDES, side)})
+    return True
+
+
 ACTIONS: dict[str, Callable[..., bool | Typed]] = {
-    "order": _order, "report": _report, "confirm": _confirm, "dispute": _dispute,
+    "order": _order, "ready": _ready, "first": _first, "report": _report, "confirm": _confirm, "dispute": _dispute,
     "stay": _stay, "retreat": _retreat, "surrender": _surrender,
     "army": _army, "majors": _majors, "place": _place,
 }

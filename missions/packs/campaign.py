@@ -150,6 +150,8 @@ class TurnReport:
     initiative: tuple[str, ...] = ()  # each phase's roll-off and who chose
     infiltrations: tuple[str, ...] = ()  # what both players know: no target, no hidden name
     battles: tuple[str, ...] = ()
+    # R13, R14, R19–R24: air missions (kind and route), Flak and landing interception dice.
+    air: tuple[str, ...] = ()
     control_changes: tuple[str, ...] = ()
     isolated: tuple[str, ...] = ()
     relocations: tuple[str, ...] = ()

@@ -35,7 +35,7 @@ def order_form(page, kind: str):
 def declare(page, kind: str, label: str) -> None:
     page.select_option(f"#choice-{kind}", label=label)
     order_form(page, kind).get_by_role("button", name="Declare this order").click()
-    page.get_by_text("Order accepted:").first.wait_for()
+    page.get_by_text(re.compile(r"^Order (accepted|sealed):")).first.wait_for()  # G11
 
 
 def shows_none_of(page, names: set[str]) -> None:
@@ -67,11 +67,17 @@ def test_campaign_turn_journey(new_page, screenshots):
     campaign_turns.roll_initiative(staff, campaign, 1, "attacks", [5, 1])
     west.reload()
     declare(west, "attack", "7 → A with Crusader Armour")
+    west.get_by_text("Order sealed").first.wait_for()  # G11: hidden until both sides are done
     shot(west, "west-attacked")
+    west.get_by_role("button", name="I have sent all my orders for this phase").click()
+    west.get_by_text("Noted: your orders for this phase are all sent.").first.wait_for()
 
-    # East's phone: the attack is told by territory; east reacts from D.
+    # East's phone: no attack shows until east is done too; then it is told by territory and
+    # east reacts from D.
     east = new_page()
     log_in(east, "grukk", "grukk-pass-12345", address)
+    assert east.get_by_text("From 7 against A").count() == 0
+    east.get_by_role("button", name="I have sent all my orders for this phase").click()
     east.get_by_text("From 7 against A").wait_for()
     shows_none_of(east, WEST_NAMES)
     declare(east, "reaction", "Warboss Grukk from D defends A")

@@ -206,7 +206,9 @@ def test_move_forms_offer_only_what_the_engine_accepts(game, people, staff):
     assert "Eagle Scouts: 9 → 8" in moves
     assert "Crusader Armour: 7 → A" not in moves  # G9: into the enemy is an attack
     assert "Aquila Guard: 1 → 2" not in moves  # R10: the major's only guard
-    assert "Thunder Drop" not in " ".join(moves)  # R13: still in orbit
+    # R13: from orbit, Thunder Drop lands in any territory west holds, using a move.
+    assert "Thunder Drop lands from orbit: move on 5" in moves
+    assert "Thunder Drop lands from orbit: move on A" not in moves
     assert 'id="choice-attack"' not in html  # attacks belong to the next phase
 
     response = declare(west, game, "move", "Eagle Scouts: 9 → 8")
@@ -248,9 +250,16 @@ def play_turn_one(game: Campaign, people: dict[str, Any], staff) -> CampaignBatt
     html = page(west, game)
     assert_offers_only_accepted(game, html, "west", ("attack",))
     assert declare(west, game, "attack", "7 → A with Crusader Armour").status_code == 302
+    # G11, sealed (the default): east sees the attack once both sides have sent their attacks.
     html = page(east, game)
-    assert "From 7 against A" in html
-    assert_offers_only_accepted(game, html, "east", ("attack", "reaction"))
+    assert "From 7 against A" not in html and options(html, "reaction") == []
+    assert act(west, game, action="ready").status_code == 302
+    assert "You said your orders for this phase are all sent." in page(west, game)
+    assert "From 7 against A" not in page(east, game)  # one side ready: still sealed
+    assert act(east, game, action="ready").status_code == 302
+    html = page(east, game)
+    assert "From 7 against A" in html and "The attacks are revealed" in html
+    assert_offers_only_accepted(game, html, "east", ("reaction",))
     reactions = {label for _v, label in options(html, "reaction")}
     assert "Warboss Grukk from D defends A" in reactions
     assert not any(label.startswith("Big Gunz") for label in reactions)  # A is under attack (G10)
@@ -555,7 +564,8 @@ def test_infiltration_forms_results_and_no_leak(staff, people):
     game = running_campaign(staff, people["west"], people["east"], west=west_army, east=east_army)
     west, east = client_of(people["west"]), client_of(people["east"])
     campaign_turns.roll_initiative(staff, game, 1, "air", [4, 2])
-    assert "Air missions are played at the table" in page(west, game)
+    # R19–R24: the air phase offers the mission form (this army has no air detachment).
+    assert "Give an air detachment its mission" in page(west, game)
     campaign_turns.roll_initiative(staff, game, 1, "infiltration", [4, 2])
     html = page(west, game)
     assert "played at the table" not in html
@@ -616,3 +626,36 @@ def test_cockpit_resolves_infiltrations_with_typed_dice(desk, staff, people):
     # Once the phase is over the service refuses: the message says why.
     press(desk, game, action="initiative", phase="moves", dice="6 6")
     assert "while the infiltration phase is open" in press(desk, game, action="infiltrations", dice="")
+
+
+def test_the_cockpits_army_textarea_shows_and_keeps_the_units(desk, people):
+    """Units typed after the fourth “;” are saved; the textarea shows the stored army again, so
+    saving it unchanged keeps every unit, and what the API gave (a type) survives."""
+    desk.post(reverse("admin:league_campaign_add"), {"name": "Laïtus Prime", "army_points": 5000,
+                                                     "victory_score": 24,
+                                                     "declaration_mode": "alternating"})
+    campaign = Campaign.objects.get()
+    assert campaign.settings["declaration_mode"] == "alternating"
+    press(desk, campaign, action="add_side", side="west", username="marcus", name="Marcus",
+          army_name="Space Marines", faction="space-marines", strategic_value=5)
+    typed = ("Scouts; 400; ground; ; Scout squad (infiltrator), Hydra (flak)\n"
+             "Captain Varro; 800; ground; SC")
+    assert "Army saved" in press(desk, campaign, action="set_army", side="west", detachments=typed)
+    scouts = CampaignDetachment.objects.get(name="Scouts")
+    assert [(u["name"], u["tags"]) for u in scouts.units] == [
+        ("Scout squad", ["infiltrator"]), ("Hydra", ["flak"])]
+    scouts.units[1]["type"] = "Flak tank"  # as the API may give it
+    scouts.save(update_fields=["units"])
+    html = desk.get(cockpit(campaign)).content.decode()
+    shown = re.search(r'<textarea name="detachments"[^>]*id="id_west_detachments"[^>]*>(.*?)</textarea>',
+                      html, re.S)
+    assert shown is not None
+    text = unescape(shown.group(1)).strip()
+    assert text.splitlines() == ["Scouts; 400; ground; ; Scout squad (infiltrator), Hydra (flak)",
+                                 "Captain Varro; 800; ground; SC"]
+    assert "Army saved" in press(desk, campaign, action="set_army", side="west", detachments=text)
+    scouts = CampaignDetachment.objects.get(name="Scouts")  # the army is saved anew
+    assert [u["name"] for u in scouts.units] == ["Scout squad", "Hydra"]
+    assert scouts.units[1]["type"] == "Flak tank"
+    assert "Line 1" in press(desk, campaign, action="set_army", side="west",
+                             detachments="Scouts; 400; ground; ; Hydra (laser)")

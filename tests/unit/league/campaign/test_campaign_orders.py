@@ -46,7 +46,8 @@ def test_a_move_to_an_adjacent_friendly_territory():
     (order(WEST, MOVE, ["Armour", "Scouts"], "7", "8"), "single_detachment_required", {"kind": "move"}),
     (order(WEST, MOVE, ["Ghosts"], "7", "8"), "detachment_unknown", {"detachment": "Ghosts"}),
     (order(WEST, MOVE, ["Gunz"], "A", "B"), "detachment_unknown", {"detachment": "Gunz"}),
-    (order(WEST, MOVE, ["Drop"], None, "8"), "detachment_not_on_map", {"detachment": "Drop"}),
+    # R13: Drop lands from orbit, into a friendly territory only (G9).
+    (order(WEST, MOVE, ["Drop"], None, "A"), "move_into_enemy", {"territory": "A"}),
     (order(WEST, MOVE, ["Thunderhawks"], "2", "5"), "air_mission_required", {"detachment": "Thunderhawks"}),
     (order(WEST, MOVE, ["Armour"], "8", "5"), "detachment_not_in_territory",
      {"detachment": "Armour", "territory": "8"}),
@@ -351,7 +352,8 @@ def test_accepted_orders_never_break_allowances_majors_or_commitments(start, mov
                 name = one.detachments[0]
                 moved = state.detachment(one.side, name).location
                 assert state.control[moved] == one.side
-                assert moved in neighbours(before.detachment(one.side, name).location)
+                origin = before.detachment(one.side, name).location
+                assert origin is None or moved in neighbours(origin)  # R13: landings from orbit
             assert guarded_majors(state)
             assert within_allowances(state)
             assert isolation_respected(state)
