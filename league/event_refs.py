@@ -117,6 +117,7 @@ def game_fields(refs: Refs, game: Mapping[str, Any]) -> dict[str, Any]:
         "list_problems": list_problems(refs, game["list_problems"]),
         "victory_points": keyed_by_player(refs, game["victory_points"]),
         "declarations": keyed_by_player(refs, game["declarations"]),
+        "outcome": outcome(refs, game.get("outcome") or {}),
     }
 
 
@@ -132,6 +133,35 @@ def battle_fields(refs: Refs, battle: Mapping[str, Any]) -> dict[str, Any]:
     """The JSON field of a campaign battle that holds ids: the attacks (orders) it comes from.
     Detachments are named, territories coded: those fields read the same in any database."""
     return {"attack_ids": [_required(refs.order, "order", v) for v in battle["attack_ids"]]}
+
+
+# The keys of a turn's air entries and infiltration results that hold order ids: one each, or
+# a list (league/services/campaign_air.py, campaign_infiltrations.py).
+ENTRY_ORDER_KEYS = ("order", "escort_of", "interceptor_order")
+ENTRY_ORDER_LISTS = ("interceptors", "escorts")
+ENTRY_LISTS = ("air", "infiltrations", "missions", "landings")
+
+
+def order_entry(order: Map, entry: Mapping[str, Any]) -> dict[str, Any]:
+    """One air roll or infiltration result with its order ids mapped by ``order``."""
+    mapped = dict(entry)
+    for key in ENTRY_ORDER_KEYS:
+        if key in entry:
+            mapped[key] = order(entry[key])
+    for key in ENTRY_ORDER_LISTS:
+        if isinstance(entry.get(key), list):
+            mapped[key] = [order(v) for v in entry[key]]
+    return mapped
+
+
+def turn_fields(refs: Refs, turn: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON fields of a campaign turn that hold order ids: the infiltration results and the
+    air phase's rolls (R14, R21, R25)."""
+    def order(value: Any) -> Any:
+        return _required(refs.order, "order", value)
+
+    return {key: [order_entry(order, e) for e in turn.get(key) or []]
+            for key in ("air", "infiltrations")}
 
 
 # Audit details: which key holds which kind of id. A mission pack is not part of a backup (it
@@ -168,7 +198,7 @@ def audit_data(refs: Refs, data: Mapping[str, Any]) -> dict[str, Any]:
 # A campaign's audit details (actions ``campaign_*``): a refused order is deleted, so its id and
 # those of its reactions become None; ``winner`` there is a side, not a player.
 CAMPAIGN_AUDIT_IDS = {"player": "player", "order": "order", "for_attack": "order",
-                      "battle": "battle", "entry": "score_entry"}
+                      "escort_of": "order", "battle": "battle", "entry": "score_entry"}
 CAMPAIGN_PREFIX = "campaign_"
 
 
@@ -183,8 +213,14 @@ def campaign_audit_data(refs: Refs, data: Mapping[str, Any]) -> dict[str, Any]:
             out[key] = getattr(refs, CAMPAIGN_AUDIT_IDS[key])(value)
         elif key == "user":
             out[key] = None if value is None else refs.user(value)
-        elif key == "reactions" and isinstance(value, list):
+        elif key in ("reactions", "orders") and isinstance(value, list):
             out[key] = [refs.order(v) if _is_id(v) else None for v in value]
+        elif key == "refused" and isinstance(value, list):  # a reveal's refusals (G11)
+            out[key] = [{**r, "id": refs.order(r.get("id")) if _is_id(r.get("id")) else None}
+                        if isinstance(r, Mapping) else r for r in value]
+        elif key in ENTRY_LISTS and isinstance(value, list):
+            out[key] = [order_entry(lambda v: refs.order(v) if _is_id(v) else None, e)
+                        if isinstance(e, Mapping) else e for e in value]
         elif key == "battles" and isinstance(value, list):  # the battles a turn generated
             out[key] = [{**b, "id": refs.battle(b.get("id")),
                          "game": refs.game(b["game"]) if _is_id(b.get("game")) else None}

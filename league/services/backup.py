@@ -47,7 +47,10 @@ from missions.models import DiceRoll, DiceStream
 from missions.services import logged_rolls
 
 FORMAT = "muster-event"
-VERSION = 2
+VERSION = 3
+# Version 2 wrote a game's ``outcome`` (Cities of Death flags and holder) with the database's
+# player ids; version 3 writes them as document references, like a report's outcome.
+READABLE_VERSIONS = (2, 3)
 
 
 def event_document(tournament: Tournament) -> dict[str, Any]:

@@ -88,7 +88,8 @@ def campaign_part(rows: CampaignRows, refs: event_refs.Refs) -> dict[str, Any]:
             for side in rows.sides
         ],
         "turns": [
-            {**row_data(turn), "round": turn.round.number,
+            {**row_data(turn), **event_refs.turn_fields(refs, row_data(turn)),
+             "round": turn.round.number,
              "orders": [_order(o, refs) for o in rows.orders[turn.pk]],
              "battles": [_battle(b, refs) for b in rows.battles[turn.pk]]}
             for turn in rows.turns
@@ -100,6 +101,7 @@ def campaign_part(rows: CampaignRows, refs: event_refs.Refs) -> dict[str, Any]:
 def _order(o: CampaignOrder, refs: event_refs.Refs) -> dict[str, Any]:
     return {"ref": refs.order(o.pk), **row_data(o),
             "for_attack": refs.order(o.for_attack_id) if o.for_attack_id else None,
+            "escort_of": refs.order(o.escort_of_id) if o.escort_of_id else None,
             "created_by": username(o.created_by)}
 
 

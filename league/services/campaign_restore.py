@@ -140,6 +140,7 @@ def restore_campaign(ctx: Context, data: Mapping[str, Any], tournament: Tourname
              for t in data["turns"]]
     create_all(CampaignTurn, turns)
     orders = _orders(ctx, turns, data["turns"])
+    _turn_orders(ctx, turns, data["turns"])
     battles = _battles(ctx, turns, data["turns"])
     entries = data["score_entries"]
     distinct_refs(entries)
@@ -152,21 +153,32 @@ def restore_campaign(ctx: Context, data: Mapping[str, Any], tournament: Tourname
 
 
 def _orders(ctx: Context, turns: list[CampaignTurn], docs: list[Mapping[str, Any]]) -> int:
-    """The turns' orders, then each reaction's attack (an order of the same document)."""
+    """The turns' orders, then each reaction's attack and each escort's mission (orders of the
+    same document)."""
     pairs = [(build(CampaignOrder, o, turn=turn, created_by=ctx.account(o.get("created_by"))), o)
              for turn, t in zip(turns, docs, strict=True) for o in t["orders"]]
     distinct_refs([o for _row, o in pairs])
     create_all(CampaignOrder, [row for row, _o in pairs])
     ids = ctx.ids["order"] = {int(o["ref"]): row.pk for row, o in pairs}
-    reactions = []
+    linked: dict[int, CampaignOrder] = {}
     for row, o in pairs:
-        if o.get("for_attack") is not None:
-            if int(o["for_attack"]) not in ids:
-                raise event_refs.UnknownRef("order", o["for_attack"])
-            row.for_attack_id = ids[int(o["for_attack"])]
-            reactions.append(row)
-    CampaignOrder.objects.bulk_update(reactions, ["for_attack"], batch_size=500)
+        for field in ("for_attack", "escort_of"):
+            if o.get(field) is not None:
+                if int(o[field]) not in ids:
+                    raise event_refs.UnknownRef("order", o[field])
+                setattr(row, f"{field}_id", ids[int(o[field])])
+                linked[row.pk] = row
+    CampaignOrder.objects.bulk_update(list(linked.values()), ["for_attack", "escort_of"], batch_size=500)
     return len(pairs)
+
+
+def _turn_orders(ctx: Context, turns: list[CampaignTurn], docs: list[Mapping[str, Any]]) -> None:
+    """The orders a turn's infiltration results and air rolls name, once the orders exist."""
+    refs = ctx.refs()
+    for turn, doc in zip(turns, docs, strict=True):
+        mapped = event_refs.turn_fields(refs, doc)
+        turn.air, turn.infiltrations = mapped["air"], mapped["infiltrations"]
+    CampaignTurn.objects.bulk_update(turns, ["air", "infiltrations"], batch_size=500)
 
 
 def _battles(ctx: Context, turns: list[CampaignTurn], docs: list[Mapping[str, Any]]) -> int:

@@ -37,7 +37,7 @@ from league.clock_models import RoundClock
 from league.errors import Conflict, Invalid
 from league.models import AuditEntry, Game, Player, PlayerList, Report, Round, Tournament
 from league.services import campaign_restore
-from league.services.backup import FORMAT, VERSION
+from league.services.backup import FORMAT, READABLE_VERSIONS, VERSION
 from league.services.backup_rows import build, create_all, distinct_refs, lookup
 from league.services.campaigns import CHART, army_chart
 from league.services.table_rolls import stream_key
@@ -76,9 +76,10 @@ def read_document(data: bytes, max_bytes: int = MAX_BYTES) -> dict[str, Any]:
 def check_format(document: Any) -> None:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise Invalid(_("This file is not a Muster event export."), "backup_unreadable")
-    if document.get("version") != VERSION:
-        raise Invalid(_("This export has format version %(found)s; this Muster reads version "
-                        "%(version)s only.") % {"found": document.get("version"), "version": VERSION},
+    if document.get("version") not in READABLE_VERSIONS:
+        raise Invalid(_("This export has format version %(found)s; this Muster reads versions "
+                        "%(versions)s.") % {"found": document.get("version"),
+                                            "versions": ", ".join(map(str, READABLE_VERSIONS))},
                       "backup_version")
 
 
@@ -426,6 +427,11 @@ class _Restore:
         if len(players) not in (1, 2):
             raise Invalid(_("The export is damaged: a game without one or two players."),
                           "backup_damaged")
+        if self.doc.get("version") == 2:
+            # Version 2 wrote this outcome with the old database's ids: it is the confirmed
+            # report's outcome, which the document holds as references.
+            confirmed = [r for r in data.get("reports", []) if r.get("status") == "confirmed"]
+            data = {**data, "outcome": confirmed[0].get("outcome", {}) if confirmed else {}}
         return build(Game, {**data, **event_refs.game_fields(refs, data)}, round=round_,
                      mission=mission, player_a_id=self.player(players[0]),
                      player_b_id=self.player(players[1]) if len(players) == 2 else None,

@@ -19,6 +19,7 @@ from django.db.models import Q
 from django.urls import reverse
 
 from armylists.models import ArmyList
+from league import event_refs
 from league.audit import Actor
 from league.errors import Conflict, Forbidden, Invalid
 from league.models import AuditEntry, Game, Player, PlayerList, Report, Round, Tournament
@@ -159,7 +160,7 @@ def without_time(document: dict[str, Any]) -> dict[str, Any]:
 def test_the_export_holds_every_row_of_the_event():
     t, _staff = full_event()
     doc = json.loads(json.dumps(exports.event_data(t)))  # what the file holds
-    assert doc["format"] == "muster-event" and doc["version"] == 2
+    assert doc["format"] == "muster-event" and doc["version"] == 3
     assert doc["tournament"]["chart"] == "w40k4-standard" and doc["tournament"]["seed"] == t.seed
     assert len(doc["players"]) == 7
     walk_in = next(p for p in doc["players"] if p["name"] == "Walk-in Zoé")
@@ -411,3 +412,41 @@ def test_admin_import_is_for_staff_who_may_add_events(client):
     client.force_login(clerk)
     assert client.get(IMPORT_URL).status_code == 403
     assert client.post(IMPORT_URL, {"file": upload(b"{}")}).status_code == 403
+
+
+def test_a_games_outcome_names_the_restored_players_and_version_2_files_still_import():
+    """A game's outcome (the flags and who holds them) names players: the document writes them
+    as references and the import maps them to the new rows. A version 2 file wrote the old
+    database's ids there: its games take the confirmed report's outcome instead."""
+    t, staff_user = full_event()
+    # As a flags mission and a building capture leave them (results.report through a mission).
+    flagged, held = [g for g in games_of(t, 1) if g.status == Game.Status.CONFIRMED][:2]
+    outcomes = ((flagged, {"flags": {str(flagged.player_a_id): 2, str(flagged.player_b_id): 1}}),
+                (held, {"holder": str(held.player_b_id)}))
+    for game, outcome in outcomes:
+        Game.objects.filter(pk=game.pk).update(outcome=outcome)
+        Report.objects.filter(game=game, status=Report.Status.CONFIRMED).update(outcome=outcome)
+    document = json.loads(json.dumps(exports.event_data(t)))
+    by_ref = {p["ref"] for p in document["players"]}
+    with_players = [g for r in document["rounds"] for g in r["games"] if g["outcome"]]
+    assert len(with_players) == 2
+    for g in with_players:  # written as references, not database ids
+        assert {int(k) for k in g["outcome"].get("flags", {})} <= by_ref
+        assert int(g["outcome"].get("holder", 1)) in by_ref
+    old = json.loads(json.dumps(document))
+    old["version"] = 2
+    for r in old["rounds"]:
+        for g in r["games"]:
+            g["outcome"] = {"holder": "999999"}  # what version 2 held: ids of another database
+    for doc, slug in ((document, "the-copy"), (old, "the-old-copy")):
+        copy = restore.restore_event(Actor(staff_user), doc, slug=slug).tournament
+        confirmed = Game.objects.filter(round__tournament=copy, status=Game.Status.CONFIRMED)
+        assert sum(1 for g in confirmed if g.outcome) == 2
+        players = {str(pk) for pk in Player.objects.filter(tournament=copy).values_list("pk", flat=True)}
+        for game in confirmed:
+            report = game.reports.filter(status=Report.Status.CONFIRMED).first()
+            assert game.outcome == (report.outcome if report is not None else {})
+            for key in set(game.outcome) & event_refs.OUTCOME_SIDE:
+                assert game.outcome[key] is None or game.outcome[key] in players
+            for key in set(game.outcome) & event_refs.OUTCOME_BY_SIDE:
+                assert set(game.outcome[key]) <= players

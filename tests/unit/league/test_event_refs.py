@@ -24,6 +24,7 @@ GAME = {
     "list_problems": [{"player": 12, "code": "list_missing", "role": None, "chart": "x"}],
     "victory_points": {"12": 900, "40": 300},
     "declarations": {"40": ["bombardement"]},
+    "outcome": {"flags": {"12": 2, "40": 1}, "holder": "40", "units_exited": 3},
 }
 REPORT = {
     "outcome": {"flags": {"12": 2, "40": 1}, "holder": "40", "units_exited": 3},
@@ -51,6 +52,7 @@ def test_there_and_back_is_the_identity(numbers):
         numbers[0]
     )
     assert out["list_problems"][0]["player"] == numbers[0]
+    assert out["outcome"]["flags"] == {str(numbers[0]): 2, str(numbers[1]): 1}
     assert event_refs.game_fields(back, out) == GAME
     report = event_refs.report_fields(there, REPORT)
     assert report["outcome"]["holder"] == str(numbers[1]) and report["outcome"]["units_exited"] == 3
