@@ -6,8 +6,10 @@ the contract's campaign endpoints (league/campaign_state_api.py). Included under
   Flak dice, the interception dice of first landings under an enemy patrol) → ``{"flak",
   "landings", "interceptions", "dice_log", "unused_dice"?}``.
 - ``GET {slug}/turns/{n}/air/`` (participants, staff): ``{"missions", "flak", "rolled",
-  "interceptions", "landings"}`` as the reader may see them (R12, R19: the enemy's mission and
-  route are told, never the detachment)."""
+  "interceptions", "landings", "returns"}`` as the reader may see them (R12, R19: the enemy's
+  mission and route are told, never the detachment). Each Flak die has a ``leg``: ``out``, or
+  ``return`` for the Flak of a failed transport's return route rolled at the turn's close (R23);
+  ``returns`` lists those transports with the interceptions over their return route."""
 from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response

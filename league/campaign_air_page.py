@@ -37,6 +37,12 @@ def mission_line(mission: Mapping[str, Any]) -> str:
 def flak_line(roll: Mapping[str, Any]) -> str:
     words = {"order": roll["order"], "territory": roll["territory"], "die": roll["die"],
              "who": roll["detachment"] or _("enemy Flak")}
+    if roll.get("leg") == "return":  # R23: the way back after a failed attack
+        if roll["fires"]:
+            return _("Flak in %(territory)s (%(who)s) against #%(order)s flying back: %(die)s, "
+                     "it fires") % words
+        return _("Flak in %(territory)s (%(who)s) against #%(order)s flying back: %(die)s, "
+                 "it does not fire") % words
     if roll["fires"]:
         return _("Flak in %(territory)s (%(who)s) against #%(order)s: %(die)s, it fires") % words
     return _("Flak in %(territory)s (%(who)s) against #%(order)s: %(die)s, it does not fire") % words
@@ -48,6 +54,21 @@ def interception_line(found: Mapping[str, Any]) -> str:
              "escorts": ", ".join(f"#{i}" for i in found["escorts"])}
     text = _("#%(order)s may be intercepted over %(territories)s by %(interceptors)s") % words
     if found["escorts"]:
+        text += _("; its escort %(escorts)s may counter-intercept") % words
+    return text
+
+
+def return_line(back: Mapping[str, Any]) -> str:
+    """R23: a transport flying back after a failed attack, and who may intercept it then."""
+    words = {"order": back["order"], "route": " → ".join(back["return_route"]),
+             "territories": ", ".join(back["territories"]),
+             "interceptors": ", ".join(f"#{i}" for i in back["interceptors"]),
+             "escorts": ", ".join(f"#{i}" for i in back["escorts"])}
+    if not back["interceptors"]:
+        return _("#%(order)s flies back by %(route)s after a failed attack") % words
+    text = _("#%(order)s flies back by %(route)s after a failed attack: it may be intercepted "
+             "over %(territories)s by %(interceptors)s") % words
+    if back["escorts"]:
         text += _("; its escort %(escorts)s may counter-intercept") % words
     return text
 
@@ -73,5 +94,6 @@ def air_lines(campaign: Campaign, turn: CampaignTurn, viewer: str | None,
     seen = campaign_air.air_view(campaign, turn, viewer)
     return {"missions": [mission_line(m) for m in seen["missions"]],
             "flak": [flak_line(r) for r in seen["flak"]],
-            "interceptions": [interception_line(i) for i in seen["interceptions"]],
+            "interceptions": [interception_line(i) for i in seen["interceptions"]]
+            + [return_line(b) for b in seen["returns"]],
             "landings": [landing_line(e) for e in seen["landings"]]}

@@ -174,7 +174,7 @@ def _landings(state: CampaignState, side: str, kind: str) -> list[Order]:
     orbit = [d for d in state.detachments if d.side == side and d.in_orbit]
     if kind == MOVE:
         return [Order(side, MOVE, (d.name,), None, code) for d in orbit for code in grid.CODES
-                if state.control[code] == side]
+                if state.control[code] == side] + _transport_moves(state, side)
     if kind == ATTACK:
         out = [Order(side, ATTACK, (d.name,), None, code) for d in orbit for code in grid.CODES
                if state.control[code] != side]
@@ -190,6 +190,20 @@ def _landings(state: CampaignState, side: str, kind: str) -> list[Order]:
                       and transport_of(state, side, d.name) is not None]
     return [Order(side, REACTION, (d.name,), d.location, a.order.to, a.id)
             for a in state.accepted(grid.enemy(side), (ATTACK,)) for d in fliers]
+
+
+def _transport_moves(state: CampaignState, side: str) -> list[Order]:
+    """R23: an air detachment on a transport mission to a friendly territory carries ground (or
+    landed airborne) detachments of its base there, the carrier named first."""
+    out = []
+    for det in state.detachments:
+        mission = transport_of(state, side, det.name) if det.side == side else None
+        if mission is None or not det.on_map or state.control[mission.order.to] != side:
+            continue
+        ground = [d.name for d in _ready(state, side) if d.location == det.location]
+        out += [Order(side, MOVE, (det.name, *group), det.location, mission.order.to)
+                for group in _groups(ground)]
+    return out
 
 
 def _candidates(state: CampaignState, side: str, kind: str) -> list[Order]:
@@ -269,6 +283,10 @@ def order_label(order: Order) -> str:
                         len(order.detachments)) % {
             "detachments": ", ".join(order.detachments), "kind": word(ORDER_WORDS, order.kind),
             "to": order.to}
+    if order.kind == MOVE and len(order.detachments) > 1:  # R23: an air transport
+        return _("Air transport %(from)s → %(to)s by %(carrier)s carrying %(detachments)s") % {
+            "from": order.from_, "to": order.to, "carrier": order.detachments[0],
+            "detachments": ", ".join(order.detachments[1:])}
     if order.kind == MOVE:
         return _move_label(order)
     if order.kind == FORTIFY:

@@ -78,7 +78,21 @@ MESSAGES = {
     ),
     "escort_target_mismatch": _("The escorted mission flies to %(expected)s, not %(territory)s."),
     "transport_target_mismatch": _(
-        "“%(detachment)s” flies its transport mission to %(expected)s: it can attack only there, not %(territory)s."
+        "“%(detachment)s” flies its transport mission to %(expected)s: it can attack or carry troops only there, "
+        "not %(territory)s."
+    ),
+    "transport_troops_required": _(
+        "“%(detachment)s” flies a transport: name the detachments of its base it carries."
+    ),
+    "transport_single_carrier": _(
+        "One air detachment carries a transport: “%(detachment)s” is a second one."
+    ),
+    "transport_already_used": _(
+        "“%(detachment)s” already carried troops this turn: its transport mission is used."
+    ),
+    "escort_not_in_isolated_territory": _(
+        "Mission %(escort_of)s flies from isolated territory %(territory)s: only an escort based there "
+        "can go with it."
     ),
     "landing_mixed": _("“%(detachment)s” is not in orbit: a landing order names airborne detachments in orbit only."),
     "no_vehicles_in_orbit": _("“%(detachment)s” has no vehicles waiting in orbit."),

@@ -13,10 +13,11 @@ from league.campaign import map as grid
 from league.campaign.army import KINDS, DetachmentSpec
 from league.campaign.declaration import ALTERNATING, SEALED
 from league.campaign.scoring import VICTORY_SCORE
-from league.campaign.state import ORDER_KINDS
+from league.campaign.state import MISSIONS, ORDER_KINDS
 from league.campaign.tools import PHASES, PLANETS, STRATEGIC_VALUE_MAX, STRATEGIC_VALUE_MIN
 from league.campaign_forms import parse_units, units_text
 from league.campaign_messages import PHASE_NAMES
+from league.campaign_words import MISSIONS as MISSION_WORDS
 from league.campaign_words import ORDER_KINDS as ORDER_WORDS
 from league.campaign_words import PLANETS as PLANET_WORDS
 from league.campaign_words import SIDES
@@ -208,7 +209,8 @@ class RefuseOrderForm(ReasonForm):
 
 
 class ForceOrderForm(ReasonForm):
-    field_order = ["side", "kind", "detachments", "from_code", "to_code", "for_attack", "reason"]
+    field_order = ["side", "kind", "detachments", "from_code", "to_code", "for_attack", "mission",
+                   "route", "return_route", "escort_of", "reason"]
     side = forms.ChoiceField(label=_("Side"), choices=SIDE_CHOICES)
     kind = forms.ChoiceField(label=_("Order"), choices=[(k, ORDER_WORDS[k]) for k in ORDER_KINDS])
     detachments = forms.CharField(label=_("Detachments"), max_length=2000, required=False,
@@ -218,9 +220,35 @@ class ForceOrderForm(ReasonForm):
     to_code = forms.ChoiceField(label=_("To"), required=False,
                                 choices=[("", "—"), *((c, c) for c in grid.CODES)])
     for_attack = forms.IntegerField(label=_("Reaction to order number"), required=False, min_value=1)
+    # An air mission (R19–R24): its kind, the territories flown over (target last) and back,
+    # the own mission an escort goes with.
+    mission = forms.ChoiceField(label=_("Air mission"), required=False,
+                                choices=[("", "—"), *((m, MISSION_WORDS[m]) for m in MISSIONS)])
+    route = forms.CharField(label=_("Route"), max_length=200, required=False,
+                            help_text=_("Territory codes flown over from the base, target last, "
+                                        "separated by commas."))
+    return_route = forms.CharField(label=_("Return route"), max_length=200, required=False,
+                                   help_text=_("Territory codes from the target back to the base, "
+                                               "separated by commas."))
+    escort_of = forms.IntegerField(label=_("Escort of order number"), required=False, min_value=1)
 
     def names(self) -> tuple[str, ...]:
         return tuple(n.strip() for n in self.cleaned_data["detachments"].split(",") if n.strip())
+
+    def _codes(self, field: str) -> tuple[str, ...]:
+        codes = tuple(c.strip().upper() for c in self.cleaned_data.get(field, "").split(",")
+                      if c.strip())
+        unknown = [c for c in codes if c not in grid.TERRITORIES]
+        if unknown:
+            raise forms.ValidationError(_("Unknown territory code(s): %(codes)s.")
+                                        % {"codes": ", ".join(unknown)})
+        return codes
+
+    def clean_route(self) -> tuple[str, ...]:
+        return self._codes("route")
+
+    def clean_return_route(self) -> tuple[str, ...]:
+        return self._codes("return_route")
 
 
 class ScoreEntryForm(ReasonForm):

@@ -188,7 +188,9 @@ def _force(actor: Actor, c: Campaign, data: Any) -> str:
     got = _valid(form)
     request = campaign_turns.OrderInput(
         kind=got["kind"], detachments=form.names(), from_=got["from_code"] or None,
-        to=got["to_code"] or None, for_attack=got["for_attack"], side=got["side"])
+        to=got["to_code"] or None, for_attack=got["for_attack"], side=got["side"],
+        mission=got["mission"] or None, route=got["route"], return_route=got["return_route"],
+        escort_of=got["escort_of"])
     forced = campaign_overrides.force_order(actor, c, c.current_turn, request, got["reason"])
     if forced.refusal is None:
         return _("Order %(id)s accepted: the rules allow it.") % {"id": forced.order.pk}

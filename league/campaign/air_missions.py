@@ -8,12 +8,15 @@ mission, or alone into an enemy territory). Its route lists the territories flow
 base to the target, target last, each step adjacent to the one before; the return route goes
 back from the target to the base. The software rolls only the seed's gates (G27): Flak (R21,
 6 = it fires), who may intercept whom (R22, R24), an airborne landing's interception dice (R14);
-the fights themselves are Epic 40,000 rules the players play.
+the fights themselves are Epic 40,000 rules the players play. A transport carries troops of its
+base to a friendly target in the moves phase (league/campaign/orders.py ``_transport_move``) or
+attacks its target (R28); when that attack fails, its return route is shot at again (R23:
+``failed_transports``, ``roll_return_flak``, rolled at the turn's close).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from league.campaign.air import flak_fires
@@ -33,6 +36,7 @@ from league.campaign.state import (
     Detachment,
     Order,
 )
+from league.campaign.turn import BattleResult
 from missions.dice import Roller
 
 PURPOSE_FLAK = "epic.flak"
@@ -133,6 +137,12 @@ def _escort(state: CampaignState, order: Order, base: str) -> Order:
     if escorted.order.mission not in ESCORTED:
         raise AirRefused("escort_target_invalid", escort_of=order.escort_of,
                          mission=escorted.order.mission or "")
+    source = escorted.order.from_
+    if escorted.order.mission == TRANSPORT and source in state.isolated and source != base:
+        # R34: an isolated transport « ne peut être escorté à moins que l'escorte ne se trouve
+        # dans le même territoire isolé ».
+        raise AirRefused("escort_not_in_isolated_territory", escort_of=order.escort_of,
+                         territory=source or "")
     target = escorted.order.to
     if order.to is not None and order.to != target:
         raise AirRefused("escort_target_mismatch", territory=order.to, expected=target or "")
@@ -144,6 +154,10 @@ def _escort(state: CampaignState, order: Order, base: str) -> Order:
 
 
 def _isolated_allowed(state: CampaignState, order: Order, base: str) -> bool:
+    """R34's exception, the air side of it: from an isolated territory an air detachment only
+    flies a transport to a friendly territory (the one move that carries the territory's
+    airborne detachments out, league/campaign/orders.py ``_transport_move``), or the escort of
+    such a transport flying from the same territory."""
     if order.mission == TRANSPORT:
         return state.control[order.to] == order.side
     if order.mission == ESCORT and order.escort_of is not None:
@@ -159,6 +173,57 @@ def transport_of(state: CampaignState, side: str, name: str) -> AcceptedOrder | 
     """The transport/ground-attack mission ``name`` flies this turn, if any."""
     return next((a for a in state.missions(side, TRANSPORT) if name in a.order.detachments),
                 None)
+
+
+# The return of a failed transport (R23) -----------------------------------------------------
+
+def failed_transports(state: CampaignState, results: Mapping[str, BattleResult]
+                      ) -> tuple[AcceptedOrder, ...]:
+    """R23 « Si une attaque est un échec, le détachement doit aussi préciser son chemin de
+    retour (il est alors de nouveau vulnérable aux interceptions et aux unités flak) »: the
+    transport missions whose attack's battle the attacker did not win (a loss or a draw, G12),
+    that gave a return route and whose air detachment was not destroyed in it; ``results`` by
+    territory, as the close reads them."""
+    out = []
+    for mission in state.missions(mission=TRANSPORT):
+        order = mission.order
+        name = order.detachments[0]
+        if not order.return_route:
+            continue
+        attack = next((a for a in state.accepted(order.side, (ATTACK,))
+                       if name in a.order.detachments), None)
+        result = results.get(attack.order.to or "") if attack is not None else None
+        if result is None or result.winner == order.side or name in result.destroyed:
+            continue
+        out.append(mission)
+    return tuple(out)
+
+
+def return_exposure(state: CampaignState, mission: AcceptedOrder
+                    ) -> tuple[tuple[str, Detachment], ...]:
+    """The enemy Flak detachments of the territories on a transport's return route (R21, R23);
+    the target's Flak already fired on the way out."""
+    return _flak_in(state, mission.order.side, tuple(dict.fromkeys(mission.order.return_route)))
+
+
+def roll_return_flak(state: CampaignState, missions: Sequence[AcceptedOrder], roller: Roller
+                     ) -> tuple[FlakRoll, ...]:
+    """R21 on the way back (R23): the same 1D6 per enemy Flak detachment, 6 = it fires."""
+    return _roll_flak(missions, lambda mission: return_exposure(state, mission), roller)
+
+
+def return_interception(state: CampaignState, mission: AcceptedOrder) -> Interception:
+    """R22/R24 on the way back: the enemy interception missions patrolling a territory of the
+    return route, and the escorts linked to the mission."""
+    order = mission.order
+    back = tuple(dict.fromkeys(order.return_route))
+    hunters = [a for a in state.missions(enemy(order.side), INTERCEPTION) if a.order.to in back]
+    escorts = tuple(a.id for a in state.missions(order.side, ESCORT)
+                    if a.order.escort_of == mission.id)
+    return Interception(mission.id, order.side, order.mission or "",
+                        tuple(a.id for a in hunters),
+                        tuple(code for code in back if any(a.order.to == code for a in hunters)),
+                        escorts)
 
 
 # The gates (R14, R21, R22, R24) --------------------------------------------------------------
@@ -199,24 +264,32 @@ def flak_exposure(state: CampaignState, mission: AcceptedOrder) -> tuple[tuple[s
         codes = tuple(dict.fromkeys((*order.route, *((order.to,) if order.to else ()))))
     else:
         return ()
-    out = []
-    for code in codes:
-        for det in state.at(code, enemy(order.side)):
-            if any(u.has(FLAK) for u in det.units):
-                out.append((code, det))
-    return tuple(out)
+    return _flak_in(state, order.side, codes)
+
+
+def _flak_in(state: CampaignState, side: str, codes: Sequence[str]
+             ) -> tuple[tuple[str, Detachment], ...]:
+    """The enemy detachments with at least one Flak unit in ``codes``, territory by territory."""
+    return tuple((code, det) for code in codes for det in state.at(code, enemy(side))
+                 if any(u.has(FLAK) for u in det.units))
+
+
+def _roll_flak(missions: Sequence[AcceptedOrder],
+               exposure: Callable[[AcceptedOrder], tuple[tuple[str, Detachment], ...]],
+               roller: Roller) -> tuple[FlakRoll, ...]:
+    rolls = []
+    for mission in missions:
+        for code, det in exposure(mission):
+            die = roller.roll("1D6", PURPOSE_FLAK, det.side).total
+            rolls.append(FlakRoll(mission.id, code, det.side, det.name, die, flak_fires(die)))
+    return tuple(rolls)
 
 
 def roll_flak(state: CampaignState, missions: Sequence[AcceptedOrder], roller: Roller
               ) -> tuple[FlakRoll, ...]:
     """R21: « Pour chaque détachement ennemi possédant au moins une unité "flak", lancez 1D6 »,
     missions in the order they were declared, each die rolled for the Flak's side."""
-    rolls = []
-    for mission in missions:
-        for code, det in flak_exposure(state, mission):
-            die = roller.roll("1D6", PURPOSE_FLAK, det.side).total
-            rolls.append(FlakRoll(mission.id, code, det.side, det.name, die, flak_fires(die)))
-    return tuple(rolls)
+    return _roll_flak(missions, lambda mission: flak_exposure(state, mission), roller)
 
 
 def crossed(order: Order) -> tuple[str, ...]:
@@ -320,6 +393,7 @@ def is_landing(state: CampaignState, order: Order) -> bool:
 
 __all__ = [
     "AIR_MISSION", "AirRefused", "FlakRoll", "Interception", "LandingInterception", "UnitDie",
-    "crossed", "flak_exposure", "interceptions", "is_landing", "landing_interceptors",
-    "landing_territory", "mission_order", "roll_flak", "roll_landing", "transport_of",
+    "crossed", "failed_transports", "flak_exposure", "interceptions", "is_landing",
+    "landing_interceptors", "landing_territory", "mission_order", "return_exposure",
+    "return_interception", "roll_flak", "roll_landing", "roll_return_flak", "transport_of",
 ]

@@ -83,6 +83,6 @@ def seen_by(state: CampaignState, viewer: str | None, sealed: Iterable[int]) -> 
         return state
     for accepted in reversed([a for a in secret if a.order.kind == MOVE]):
         order = accepted.order
-        state = state.moved(order.side, order.detachments[0], order.from_)
+        state = state.moved_all(order.side, order.detachments, order.from_)
     left_out = {a.id for a in secret}
     return replace(state, orders=tuple(a for a in state.orders if a.id not in left_out))

@@ -1,5 +1,6 @@
 """Checking and applying one order (infiltration, moves, fortification, attacks, reactions:
-R9–R10, R16, R25–R29, R34 with G4, G6–G10, G28).
+R9–R10, R16, R23, R25–R29, R34 with G4, G6–G10, G28). A move names one detachment, or an air
+detachment on a transport mission and the detachments of its base it carries (R23).
 
 ``check_order`` answers accepted (with the bonus used) or one refusal code with its params, the
 first rule the order breaks in a fixed order: phase, territories, detachments, then the rules of
@@ -12,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from league.campaign import air_missions
-from league.campaign.army import AIR
+from league.campaign.army import AIR, AIRBORNE
 from league.campaign.map import (
     UnknownTerritory,
     adjacent,
@@ -264,6 +265,8 @@ def _vehicles(state: CampaignState, order: Order) -> tuple[str | None, str | Non
 
 
 def _move(state: CampaignState, order: Order) -> tuple[str | None, str | None]:
+    if _flies_transport(state, order):
+        return _transport_move(state, order)
     _single(order)
     if _in_orbit(state, order):
         return _land_move(state, order)
@@ -277,6 +280,57 @@ def _move(state: CampaignState, order: Order) -> tuple[str | None, str | None]:
         raise _Refuse("move_into_enemy", territory=to)
     _check_major_guard(state, order.side, origin, {det.name})
     return _allowance(state, order.side, MOVE, territory(origin).col, bonus_allowed=True)
+
+
+def _transport_used(state: CampaignState, side: str, name: str) -> bool:
+    """The air detachment already carried troops this turn (one move per transport)."""
+    return any(name in a.order.detachments for a in state.accepted(side, (MOVE,)))
+
+
+def _transport_move(state: CampaignState, order: Order) -> tuple[str | None, str | None]:
+    """R23 « peuvent transporter des troupes amies »: in the moves phase, an air detachment on
+    a transport mission carries ground (or landed airborne) detachments of its base to the
+    mission's target when it is friendly, whatever the distance; they all land there.
+
+    [Gap] The seed does not say what such a transport costs. Read as R28 counts one attack per
+    transport: the whole transport (the air detachment and what it carries) uses ONE move, not
+    one per detachment; the Supreme Commander's extra move is for « un détachement se trouvant
+    sur cette ligne » (R26) and does not apply. One air detachment carries at least one
+    detachment and only once a turn (its one mission); it does not change base alone (G28 says
+    where air detachments are based, not how they move). R10 still holds for the base (the
+    carried detachments leave it); G9 still refuses an enemy target (that is an attack, R28).
+    R34: out of an isolated territory only airborne detachments may be carried (« les unités
+    aéroportées qui sont isolées peuvent déclarer un mouvement s'il les mène jusqu'à un
+    territoire allié »)."""
+    dets = _listed(state, order)
+    fliers = [d for d in dets if d.kind == AIR]
+    carrier = fliers[0]
+    if len(fliers) > 1:
+        raise _Refuse("transport_single_carrier", detachment=fliers[1].name)
+    mission = air_missions.transport_of(state, order.side, carrier.name)
+    if mission is None:
+        raise _Refuse("air_mission_required", detachment=carrier.name)
+    if _transport_used(state, order.side, carrier.name):
+        raise _Refuse("transport_already_used", detachment=carrier.name)
+    to = _target(order)
+    if mission.order.to != to:
+        raise _Refuse("transport_target_mismatch", detachment=carrier.name, territory=to,
+                      expected=mission.order.to)
+    origin = order.from_ if order.from_ is not None else carrier.location
+    for det in dets:
+        if det.location != origin:
+            raise _Refuse("detachment_not_in_territory", detachment=det.name, territory=origin)
+    carried = [d for d in dets if d is not carrier]
+    if not carried:
+        raise _Refuse("transport_troops_required", detachment=carrier.name)
+    if state.control[to] != order.side:  # G9: entering enemy territory is an attack
+        raise _Refuse("move_into_enemy", territory=to)
+    if origin in state.isolated:
+        for det in carried:
+            if det.kind != AIRBORNE:  # R34: the exception is for airborne units only
+                raise _Refuse("detachment_isolated", detachment=det.name, territory=origin)
+    _check_major_guard(state, order.side, origin, {d.name for d in carried})
+    return _allowance(state, order.side, MOVE, None, bonus_allowed=False)
 
 
 def _infiltration(state: CampaignState, order: Order) -> tuple[str | None, str | None]:
@@ -353,6 +407,8 @@ def _transport_attack(state: CampaignState, order: Order) -> tuple[str | None, s
             mission = air_missions.transport_of(state, order.side, det.name)
             if mission is None:
                 raise _Refuse("air_mission_required", detachment=det.name)
+            if _transport_used(state, order.side, det.name):
+                raise _Refuse("transport_already_used", detachment=det.name)
             if mission.order.to != to:
                 raise _Refuse("transport_target_mismatch", detachment=det.name, territory=to,
                               expected=mission.order.to)
@@ -442,6 +498,8 @@ def _transport_reaction(state: CampaignState, order: Order) -> bool:
         return False
     if air_missions.transport_of(state, order.side, det.name) is None:
         raise _Refuse("air_mission_required", detachment=det.name)
+    if _transport_used(state, order.side, det.name):  # its one mission carried troops (R23)
+        raise _Refuse("transport_already_used", detachment=det.name)
     return True
 
 
@@ -469,8 +527,8 @@ def apply_order(state: CampaignState, order: Order, order_id: int | None = None
     accepted = AcceptedOrder(order_id if order_id is not None else next_order_id(state),
                              normalised, verdict.bonus, verdict.commander)
     next_state = replace(state, orders=(*state.orders, accepted))
-    if order.kind == MOVE:
-        next_state = next_state.moved(order.side, order.detachments[0], order.to)
+    if order.kind == MOVE:  # an air transport moves with what it carries (R23)
+        next_state = next_state.moved_all(order.side, order.detachments, order.to)
     if landing:
         next_state = _landed(next_state, normalised)
     if order.kind == VEHICLES:

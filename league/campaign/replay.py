@@ -17,7 +17,7 @@ def turn_start(state: CampaignState) -> CampaignState:
     accepted (league/campaign/orders.apply_order), so undo them, last first."""
     for accepted in reversed(state.accepted(kinds=(MOVE,))):
         order = accepted.order
-        state = state.moved(order.side, order.detachments[0], order.from_)
+        state = state.moved_all(order.side, order.detachments, order.from_)
     # R13: vehicles brought down this turn were still in orbit when it opened.
     down = {(a.order.side, a.order.detachments[0]) for a in state.accepted(kinds=(VEHICLES,))}
     if down:
@@ -33,7 +33,7 @@ def _step(state: CampaignState, old: AcceptedOrder, forced: frozenset[int]
     if old.id in forced:
         state = replace(phased, orders=(*phased.orders, old))
         if old.order.kind == MOVE:
-            state = state.moved(old.order.side, old.order.detachments[0], old.order.to)
+            state = state.moved_all(old.order.side, old.order.detachments, old.order.to)
         return state, old
     verdict = check_order(phased, old.order)
     if verdict.refusal is not None:

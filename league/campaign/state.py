@@ -198,3 +198,10 @@ class CampaignState:
         dets = tuple(replace(d, location=to, destroyed=destroyed or d.destroyed)
                      if d.side == side and d.name == name else d for d in self.detachments)
         return replace(self, detachments=dets)
+
+    def moved_all(self, side: str, names: Iterable[str], to: str | None) -> CampaignState:
+        """Every detachment of a move order (one, or an air transport and what it carries, R23)."""
+        wanted = frozenset(names)
+        dets = tuple(replace(d, location=to) if d.side == side and d.name in wanted else d
+                     for d in self.detachments)
+        return replace(self, detachments=dets)

@@ -16,14 +16,18 @@ the turn (``CampaignTurn.air``) and shown to each side as R12 allows.
   opens or the battles are generated. The landing ships' armour (6+) and the losses are for the
   players.
 
-Entries on the turn, in the order rolled: ``{"kind": "mission", "order", "side", "mission",
-"from", "to", "route", "return_route", "escort_of", "flak": [...], "interceptors": [ids],
-"territories", "escorts": [ids], "source"}`` and ``{"kind": "landing", "order", "side",
+- The way back (R23): at the turn's close, before the battles are applied, a transport whose
+  attack was not won and that gave a return route rolls the Flak of that route (server dice);
+  its entry carries ``"leg": "return"`` (outbound entries have no ``leg``: ``out``).
+
+Entries on the turn, in the order rolled: ``{"kind": "mission", "leg"?, "order", "side",
+"mission", "from", "to", "route", "return_route", "escort_of", "flak": [...], "interceptors":
+[ids], "territories", "escorts": [ids], "source"}`` and ``{"kind": "landing", "order", "side",
 "detachment", "territory", "interceptor_order", "interceptor_side", "interceptor", "dice":
 [{"unit", "die", "value", "acts"}], "acting", "source"}``."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -43,6 +47,7 @@ from league.campaign.state import (
     AcceptedOrder,
     CampaignState,
 )
+from league.campaign.turn import BattleResult
 from league.campaign_models import Campaign, CampaignDetachment, CampaignOrder, CampaignTurn
 from league.errors import Conflict
 from league.services.campaign_dice import ENTERED, SERVER, throw
@@ -60,10 +65,14 @@ BOTH = "both"  # a reader who is neither side nor staff: what both players know 
 
 def after_order(campaign: Campaign, turn: CampaignTurn, saved: CampaignOrder) -> None:
     """R13: a landing marks its detachment landed (the turn of its first landing) with its
-    vehicles in orbit; a ``vehicles`` order brings them down."""
+    vehicles in orbit; a ``vehicles`` order brings them down. R23: an air transport's move
+    takes everything it carries (declare_order moves the first detachment named)."""
     names = list(saved.detachments)
     rows = CampaignDetachment.objects.filter(side__campaign=campaign, side__side=saved.side,
                                              name__in=names)
+    if saved.kind == MOVE and saved.from_code and len(names) > 1:
+        rows.update(location=saved.to_code)
+        return
     if saved.kind == VEHICLES:
         rows.update(vehicles_in_orbit=False)
         return
@@ -90,7 +99,7 @@ def _entries(turn: CampaignTurn, kind: str) -> list[dict[str, Any]]:
 
 
 def pending_missions(state: CampaignState, turn: CampaignTurn) -> list[AcceptedOrder]:
-    done = {e["order"] for e in _entries(turn, MISSION)}
+    done = {e["order"] for e in _entries(turn, MISSION) if e.get("leg", engine.OUT) == engine.OUT}
     out = _out_ids(turn)
     return [a for a in state.missions() if a.id in out and a.id not in done]
 
@@ -191,6 +200,52 @@ def run_pending(actor: Actor, campaign: Campaign, turn: CampaignTurn,
     return {"missions": new_missions, "landings": new_landings, **log}
 
 
+# The way back of a failed transport (R23), at the turn's close --------------------------------
+
+def _return_entry(mission: AcceptedOrder, flak: Sequence[engine.FlakRoll],
+                  found: engine.Interception) -> dict[str, Any]:
+    """As a mission entry, with ``"leg": "return"``: the Flak of the return route and the
+    interceptions over it (the ids under the keys league/event_refs.py maps)."""
+    order = mission.order
+    return {
+        "kind": MISSION, "leg": engine.BACK, "order": mission.id, "side": order.side,
+        "mission": order.mission, "detachment": order.detachments[0], "from": order.from_,
+        "to": order.to, "route": list(order.route), "return_route": list(order.return_route),
+        "escort_of": order.escort_of,
+        "flak": [{"territory": r.territory, "side": r.side, "detachment": r.detachment,
+                  "die": r.die, "fires": r.fires} for r in flak if r.order_id == mission.id],
+        "interceptors": list(found.interceptors), "territories": list(found.territories),
+        "escorts": list(found.escorts), "source": SERVER,
+    }
+
+
+def return_flak(actor: Actor, campaign: Campaign, turn: CampaignTurn, state: CampaignState,
+                results: Mapping[str, BattleResult]) -> list[dict[str, Any]]:
+    """R23 « Si une attaque est un échec, le détachement doit aussi préciser son chemin de
+    retour (il est alors de nouveau vulnérable aux interceptions et aux unités flak) »: called
+    by the turn's close before the battles are applied (caller holds the lock). Each transport
+    whose attack the attacker did not win, with a return route, rolls 1D6 (R21, server dice,
+    logged) for each enemy Flak detachment on that route; the interceptions over it are listed.
+    Only the missions both sides know (accepted), once each."""
+    done = {e["order"] for e in _entries(turn, MISSION) if e.get("leg") == engine.BACK}
+    out_ids = _out_ids(turn)
+    failed = [m for m in engine.failed_transports(state, results)
+              if m.id in out_ids and m.id not in done]
+    if not failed:
+        return []
+    thrown = throw(campaign, actor, lambda roller: engine.roll_return_flak(state, failed, roller),
+                   None)
+    entries = [_return_entry(m, thrown.value, engine.return_interception(state, m))
+               for m in failed]
+    turn.air = [*(turn.air or []), *entries]
+    turn.save(update_fields=["air"])
+    log = thrown.record()
+    record(actor, "campaign_air", campaign.tournament, turn,
+           {"campaign": campaign.slug, "turn": turn.number, "missions": entries, "landings": [],
+            **log})
+    return entries
+
+
 @transaction.atomic
 def resolve_air(actor: Actor, campaign: Campaign, number: int,
                 dice: Sequence[int] | None = None) -> dict[str, Any]:
@@ -208,8 +263,9 @@ def resolve_air(actor: Actor, campaign: Campaign, number: int,
 
 
 def flak_rolls(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The Flak dice of mission entries, one line per die, with the mission they aim at."""
-    return [{"order": e["order"], "mission": e["mission"], **f}
+    """The Flak dice of mission entries, one line per die, with the mission they aim at and the
+    leg (``out``, or ``return`` after a failed transport, R23)."""
+    return [{"order": e["order"], "mission": e["mission"], "leg": e.get("leg", engine.OUT), **f}
             for e in entries for f in e["flak"]]
 
 
@@ -294,8 +350,13 @@ def air_view(campaign: Campaign, turn: CampaignTurn, viewer: str | None) -> dict
     ``viewer`` may see them (None: staff, everything)."""
     rows = _mission_rows(turn)
     entries = [_entry_seen(e, viewer) for e in turn.air or []]
+    back = [e for e in entries if e["kind"] == MISSION and e.get("leg") == engine.BACK]
     return {"missions": missions_view(turn, viewer, rows),
             "flak": flak_rolls([e for e in entries if e["kind"] == MISSION]),
-            "rolled": [e["order"] for e in entries if e["kind"] == MISSION],
+            "rolled": [e["order"] for e in entries
+                       if e["kind"] == MISSION and e.get("leg", engine.OUT) == engine.OUT],
             "interceptions": interceptions_view(campaign, turn, rows),
-            "landings": [e for e in entries if e["kind"] == LANDING]}
+            "landings": [e for e in entries if e["kind"] == LANDING],
+            "returns": [{k: e[k] for k in ("order", "side", "mission", "return_route",
+                                           "interceptors", "territories", "escorts")}
+                        for e in back]}

@@ -122,7 +122,8 @@ def sealed_origins(turn: CampaignTurn | None, viewer: str | None) -> dict[tuple[
     for row in unrevealed(turn):
         if (row.status == CampaignOrder.SEALED and row.kind == MOVE and row.side != viewer
                 and row.detachments):
-            origins.setdefault((row.side, row.detachments[0]), row.from_code)
+            for name in row.detachments:  # an air transport and what it carries (R23)
+                origins.setdefault((row.side, name), row.from_code)
     return origins
 
 

@@ -9,16 +9,19 @@ refusals of a rule can be forced, never those that would leave the engine withou
 a territory or a phase to read."""
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass, replace
 
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from league.audit import Actor, record
+from league.campaign import air_missions
 from league.campaign import map as grid
 from league.campaign.orders import Refusal, check_order
 from league.campaign.replay import replay
 from league.campaign.state import (
+    AIR_MISSION,
     ATTACK,
     MOVE,
     REACTION,
@@ -61,7 +64,7 @@ OVERRIDABLE = frozenset({
     "not_adjacent", "line_requirement", "major_unguarded", "detachment_isolated",
     "isolated_attack_limit", "move_allowance_exceeded", "attack_allowance_exceeded",
     "reaction_allowance_exceeded", "reaction_source_under_attack", "reaction_source_not_adjacent",
-    "multiple_attacks_unsupported",
+    "multiple_attacks_unsupported", "escort_not_in_isolated_territory",
 })
 
 
@@ -97,7 +100,12 @@ def _invariant_problem(state: CampaignState, order: Order) -> str | None:
 
 def _normalised(state: CampaignState, order: Order) -> Order:
     """The order as apply_order stores it: ``from`` from the first detachment, a reaction's
-    ``to`` from the attack it answers."""
+    ``to`` from the attack it answers, an air mission filled in as the engine fills it (base,
+    patrolled territory, an escort's target and route) with the isolation set aside (R34: the
+    only air refusal an organiser may force)."""
+    if order.kind == AIR_MISSION:
+        with suppress(air_missions.AirRefused):
+            order = air_missions.mission_order(replace(state, isolated=frozenset()), order)
     if order.from_ is None and order.detachments:
         first = state.detachment(order.side, order.detachments[0])
         order = replace(order, from_=first.location if first else None)
@@ -120,8 +128,11 @@ def force_order(actor: Actor, campaign: Campaign, number: int, request: OrderInp
         raise Invalid(_("Say which side this is for (“side”)."), "side_required")
     turn = turn_row(row, number)
     state = state_of(row, turn)
+    air = request.kind == AIR_MISSION  # R19–R24: the mission's own fields, as declare_order
     order = Order(request.side, request.kind, request.detachments, request.from_, request.to,
-                  request.for_attack if request.kind == REACTION else None)
+                  request.for_attack if request.kind == REACTION else None,
+                  request.mission if air else None, request.route if air else (),
+                  request.return_route if air else (), request.escort_of if air else None)
     verdict = check_order(state, order)
     if verdict.refusal is None:
         saved = declare_order(actor, row, number, request)
@@ -140,14 +151,19 @@ def force_order(actor: Actor, campaign: Campaign, number: int, request: OrderInp
         turn=turn, side=done.side, kind=done.kind, detachments=list(done.detachments),
         from_code=done.from_ or "", to_code=done.to or "", for_attack_id=done.for_attack,
         status=campaign_declarations.status_for(row),
-        created_by=actor.user if actor.user_id else None)
+        mission=done.mission or "", route=list(done.route), return_route=list(done.return_route),
+        escort_of_id=done.escort_of, created_by=actor.user if actor.user_id else None)
     if done.kind == MOVE:
-        _move(row, done.side, done.detachments[0], done.to or "")
+        for name in done.detachments:  # an air transport moves with what it carries (R23)
+            _move(row, done.side, name, done.to or "")
     record(actor, FORCED_ACTION, row.tournament, saved,
            {"campaign": row.slug, "turn": number, "order": saved.pk, "side": done.side,
             "kind": done.kind, "detachments": list(done.detachments), "from": done.from_,
             "to": done.to, "for_attack": done.for_attack, "refusal": code, "params": params,
-            "reason": why})
+            "reason": why,
+            **({"mission": done.mission, "route": list(done.route),
+                "return_route": list(done.return_route), "escort_of": done.escort_of}
+               if done.mission else {})})
     return Forced(saved, verdict.refusal)
 
 
@@ -193,7 +209,8 @@ def refuse_order(actor: Actor, campaign: Campaign, order_id: int, reason: str) -
             o.bonus, o.commander = now[o.pk].bonus or "", now[o.pk].commander or ""
             o.save(update_fields=["bonus", "commander"])
     if found.kind == MOVE:
-        _move(row, found.side, found.detachments[0], found.from_code)
+        for name in found.detachments:  # an air transport and what it carries (R23)
+            _move(row, found.side, name, found.from_code)
     record(actor, "campaign_order_refused", row.tournament, found,
            {"campaign": row.slug, "turn": turn.number, "order": found.pk, "side": found.side,
             "kind": found.kind, "detachments": list(found.detachments), "from": found.from_code,

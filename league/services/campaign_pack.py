@@ -148,7 +148,7 @@ def turn_pack_content(round_: Round) -> TurnPackContent:
             side__campaign=campaign).select_related("side")}
         return TurnPackContent(
             header=header(campaign, turn),
-            maps=map_pages(campaign, sides),
+            maps=map_pages(campaign, sides, turn),
             orders=tuple(order_sheet(sides[side], state, turn) for side in grid.SIDES
                          if side in sides),
             battles=tuple(battle_sheet(campaign, b, public, sides, points)
@@ -169,18 +169,22 @@ def header(campaign: Campaign, turn: CampaignTurn) -> TurnHeader:
 
 # --- maps (R6–R8, R12) -----------------------------------------------------------------------------
 
-def map_html(campaign: Campaign, viewer: str | None, map_id: str) -> str:
-    """The campaign page's map, drawn for ``viewer`` (campaign_reads.map_seen_by)."""
-    territories = campaign_reads.map_seen_by(campaign, viewer)
+def map_html(campaign: Campaign, viewer: str | None, map_id: str,
+             turn: CampaignTurn | None = None) -> str:
+    """The campaign page's map, drawn for ``viewer`` (campaign_reads.map_seen_by); a closed
+    ``turn``'s as that turn left it."""
+    closed = turn if turn is not None and turn.closed_at is not None else None
+    territories = campaign_reads.map_seen_by(campaign, viewer, turn or True, closed=closed)
     return render_to_string("league/campaign_map.html", {
         "drawing": drawing(territories), "territory_rows": territory_rows(territories),
         "map_id": map_id})
 
 
-def map_pages(campaign: Campaign, sides: Mapping[str, CampaignSide]) -> tuple[MapPage, ...]:
+def map_pages(campaign: Campaign, sides: Mapping[str, CampaignSide],
+              turn: CampaignTurn | None = None) -> tuple[MapPage, ...]:
     pages = [MapPage(gettext("Public map"),
                      gettext("Counters show army names only: a detachment's name stays hidden."),
-                     map_html(campaign, campaign_reads.PUBLIC, "map-public"))]
+                     map_html(campaign, campaign_reads.PUBLIC, "map-public", turn))]
     for side in grid.SIDES:
         if side not in sides:
             continue
@@ -190,7 +194,7 @@ def map_pages(campaign: Campaign, sides: Mapping[str, CampaignSide]) -> tuple[Ma
             gettext("For %(player)s only: their own detachments by name; enemy detachments by "
                     "name once a battle or an infiltration revealed them, else by army name.")
             % words,
-            map_html(campaign, side, f"map-{side}")))
+            map_html(campaign, side, f"map-{side}", turn)))
     return tuple(pages)
 
 

@@ -48,11 +48,13 @@ def revealed_to(campaign: Campaign, side: str) -> frozenset[int]:
     return frozenset(seen_by(campaign, side)[CampaignReveal.FULL])
 
 
-def seen_by(campaign: Campaign, side: str) -> dict[str, set[int]]:
-    """The ids of the enemy detachments ``side`` has seen, by level: ``full`` (name and sheet)
-    or ``war_engines`` only (R25 on a 5)."""
+def seen_by(campaign: Campaign, side: str, by_turn: int | None = None) -> dict[str, set[int]]:
+    """The ids of the enemy detachments ``side`` has seen (by the end of turn ``by_turn`` when
+    given), by level: ``full`` (name and sheet) or ``war_engines`` only (R25 on a 5)."""
     out: dict[str, set[int]] = {CampaignReveal.FULL: set(), CampaignReveal.WAR_ENGINES: set()}
     rows = CampaignReveal.objects.filter(detachment__side__campaign=campaign, to_side=side)
+    if by_turn is not None:
+        rows = rows.filter(turn__lte=by_turn)
     for pk, level in rows.values_list("detachment_id", "level"):
         out.setdefault(level, set()).add(pk)
     return out
@@ -85,32 +87,47 @@ PUBLIC = "public"
 
 
 def map_seen_by(campaign: Campaign, viewer: str | None,
-                turn: CampaignTurn | None | bool = True) -> list[dict[str, Any]]:
+                turn: CampaignTurn | None | bool = True,
+                closed: CampaignTurn | None = None) -> list[dict[str, Any]]:
     """The 18 territories as ``viewer`` sees them: None (staff) everything, a side its own
     names and the enemy ones revealed to it, ``PUBLIC`` army names only (R12).
 
     An enemy counter whose war engines an infiltration showed (R25 on a 5) keeps its army name
     only (``detachment`` null) and adds ``"war_engines": [{"name", "type"}]``: the player learns
-    how many war engines and of which type stand there, not which detachment it is."""
-    levels = seen_by(campaign, viewer) if viewer in grid.SIDES else {}
+    how many war engines and of which type stand there, not which detachment it is.
+
+    ``closed``: a closed turn whose map is drawn as that turn left it (its report's snapshot),
+    with what ``viewer`` had seen by then."""
+    at = (closed.report or {}).get("map") if closed is not None else None
+    levels = seen_by(campaign, viewer, closed.number if at else None) if viewer in grid.SIDES else {}
     revealed = frozenset(levels.get(CampaignReveal.FULL, ()))
     engines_only = levels.get(CampaignReveal.WAR_ENGINES, set()) - revealed
-    control = control_of(campaign)
+    control = grid.full_control(at["control"]) if at else control_of(campaign)
     majors = {code for row in campaign.sides.all() for code in row.majors}
-    rows = CampaignDetachment.objects.filter(side__campaign=campaign, destroyed=False).exclude(
-        location="").select_related("side").order_by("-side__side", "position", "pk")
+    rows = CampaignDetachment.objects.filter(side__campaign=campaign).select_related(
+        "side").order_by("-side__side", "position", "pk")
+    if at:
+        then = {(side, name): code for side, name, code in at["detachments"]}
+        for row in rows:
+            row.location = then.get((row.side.side, row.name), "")
+        origins: dict[tuple[str, str], str] = {}
+    else:
+        rows = rows.filter(destroyed=False)
+        # G11: a move still sealed shows its detachment where it stood, except to its owner.
+        if turn is True:
+            turn = current_turn(campaign)
+        origins = campaign_declarations.sealed_origins(turn or None, viewer)
     counters: dict[str, list[dict[str, Any]]] = {code: [] for code in grid.CODES}
-    # G11: a move still sealed shows its detachment where it stood, except to its owner.
-    if turn is True:
-        turn = current_turn(campaign)
-    origins = campaign_declarations.sealed_origins(turn or None, viewer)
     for row in rows:
+        if not row.location:
+            continue
         counter = {"side": row.side.side, "army_name": row.side.army_name,
                    "detachment": shown_name(row, viewer, revealed)}
         if row.pk in engines_only:
             counter["war_engines"] = war_engine_units(row)
         counters[origins.get((row.side.side, row.name), row.location)].append(counter)
-    fortified, isolated = set(campaign.fortified), set(campaign.isolated)
+    source = at or {"fortified": campaign.fortified, "isolated": campaign.isolated}
+    fortified, isolated = set(source["fortified"]), set(source["isolated"])
     return [{"code": code, "home_side": t.home_side, "line": t.line, "major": code in majors,
              "controller": control[code], "fortified": code in fortified,
              "isolated": code in isolated, "counters": counters[code]}

@@ -241,6 +241,7 @@ def close_turn(actor: Actor, campaign: Campaign, number: int,
     faces = _entered_faces(other_sectors_dice)
     state = state_of(row, turn)
     results, settings = battle_results(turn), _close_settings(row)
+    campaign_air.return_flak(actor, row, turn, state, results)  # R23: failed transports fly back
     scores = scores_of(row)
     surrendered = frozenset(side.side for side in row.sides.filter(surrendered=True))
 
@@ -263,7 +264,7 @@ def close_turn(actor: Actor, campaign: Campaign, number: int,
     row.fortified = sorted(closing.state.fortified)
     answer = close_answer(number, closing, entries)
     turn.phase, turn.closed_at = CLOSED_PHASE, timezone.now()
-    turn.report = {**answer, "dice_log": list(log), "relocations": [
+    turn.report = {**answer, "dice_log": list(log), "map": map_at_close(closing), "relocations": [
         {"side": r.side, "detachment": r.detachment, "from": r.from_code, "to": r.to,
          "reason": r.reason} for r in closing.relocations]}
     turn.save(update_fields=["phase", "closed_at", "report"])
@@ -280,6 +281,16 @@ def close_turn(actor: Actor, campaign: Campaign, number: int,
     record(actor, "campaign_turn_closed", row.tournament, turn,
            {"campaign": row.slug, "turn": number, **answer, "dice_log": list(log)})
     return answer
+
+
+def map_at_close(closing: engine.TurnClose) -> dict[str, Any]:
+    """The map as the turn left it, for a turn pack printed later (the campaign moves on):
+    control, fortified and isolated territories, where each detachment stood."""
+    state = closing.state
+    return {"control": dict(state.control), "fortified": sorted(state.fortified),
+            "isolated": sorted(closing.isolated_next_turn),
+            "detachments": [[d.side, d.name, "" if d.destroyed else d.location or ""]
+                            for d in state.detachments]}
 
 
 def close_answer(number: int, closing: engine.TurnClose,

@@ -103,7 +103,8 @@ def test_missions_gates_and_a_landing_under_a_patrol(staff_user, db):
     # Staff roll the gates with table dice (R21): Kult of Speed's Flak in A fires on a 6.
     expect(post(p.west, path(slug, "turns/1/air/"), {}), 403)
     body = expect(post(p.staff, path(slug, "turns/1/air/"), {"dice": [6, 2]}), 200)
-    assert body["flak"] == [{"order": infil["id"], "mission": "infiltration", "territory": "A",
+    assert body["flak"] == [{"order": infil["id"], "mission": "infiltration", "leg": "out",
+                             "territory": "A",
                              "side": "east", "detachment": "Kult of Speed", "die": 6, "fires": True}]
     assert body["unused_dice"] == [2] and body["landings"] == []
     assert [line["purpose"] for line in body["dice_log"]] == ["epic.flak"]

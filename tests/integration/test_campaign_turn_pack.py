@@ -18,11 +18,11 @@ from django.urls import reverse
 import league.admin  # noqa: F401  (registers the admin before the URLs load)
 from league import tasks
 from league.audit import Actor
-from league.campaign_models import Campaign, CampaignDetachment
+from league.campaign_models import Campaign, CampaignDetachment, CampaignReveal
 from league.errors import Invalid
 from league.models import AuditEntry, Tournament
 from league.pack_models import MissionPack
-from league.services import packs
+from league.services import campaign_reads, packs
 from league.services.campaign_pack import turn_pack_content
 from tests.integration.test_campaign_api import (
     EAST_NAMES,
@@ -412,3 +412,36 @@ def test_the_pack_prints_each_side_only_what_it_knows_of_the_infiltrations(
     everything = east_secret | west_secret | {"Big Gunz", "Great Gargant", "Squiggoth"}
     assert names_in(shared, everything) == set()
     assert names_in(shared, {"Eagle Scouts", "Eagle Squad"}) == {"Eagle Scouts", "Eagle Squad"}
+
+
+@pytest.mark.django_db
+def test_a_closed_turns_maps_are_drawn_as_that_turn_left_them(staff_user):
+    """Printed again later, turn 1's pack shows the map at turn 1's close, not turn 2's moves;
+    and a player's map there names only what they had seen by then."""
+    p = Players(staff_user)
+    game = battle_turn(p)
+    close_turn_one(p, game)
+    slug = game["slug"]
+    initiative(p, slug, 2, "moves", [6, 1])
+    accepted(order(p.west, slug, 2, "move", ["Eagle Scouts"], **{"from": "8", "to": "9"}))
+    campaign = Campaign.objects.get(slug=slug)
+    one, two = campaign.turns.get(number=1), campaign.turns.get(number=2)
+
+    def eagle_scouts_in(territories: list[dict[str, Any]]) -> str:
+        return next(t["code"] for t in territories for c in t["counters"]
+                    if c["detachment"] == "Eagle Scouts")
+
+    assert eagle_scouts_in(campaign_reads.map_seen_by(campaign, "west", two)) == "9"
+    then = campaign_reads.map_seen_by(campaign, "west", closed=one)
+    assert eagle_scouts_in(then) == "8"
+    assert next(t for t in then if t["code"] == "A")["controller"] == "west"
+    # A reveal made in turn 2 is not on turn 1's maps.
+    kult = CampaignDetachment.objects.get(name="Kult of Speed")
+    CampaignReveal.objects.create(detachment=kult, to_side="west", turn=2)
+    named = {c["detachment"] for t in campaign_reads.map_seen_by(campaign, "west", closed=one)
+             for c in t["counters"]}
+    assert "Kult of Speed" not in named
+    assert "Kult of Speed" in {c["detachment"] for t in campaign_reads.map_seen_by(campaign, "west")
+                               for c in t["counters"]}
+    west_map = next(m for m in turn_pack_content(one.round).maps if "Marcus" in m.title)
+    assert "Kult of Speed" not in west_map.html
