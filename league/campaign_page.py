@@ -489,7 +489,9 @@ def page_context(actor: Actor, campaign: Campaign, typed: Typed | None = None) -
     if state is not None:
         side = reader.side.side
         context.update(allowances=allowance_rows(state, side),
-                       order_forms=order_forms(state, reader.side, army),
+                       order_forms=[f for f in order_forms(state, reader.side, army)
+                                    if campaign_declarations.may_declare(campaign, turn, side,
+                                                                         f["kind"])],
                        my_orders=my_orders(state, side, turn),
                        attacks_against=attacks_against(state, side), turn=turn)
     context["pending"] = (setup["todo"] if setup else []) + pending(context.get("battles", []))

@@ -155,6 +155,16 @@ def before_order(campaign: Campaign, turn: CampaignTurn, side: str, kind: str) -
                            "not_your_turn", next=due)
 
 
+def may_declare(campaign: Campaign, turn: CampaignTurn, side: str, kind: str) -> bool:
+    """Whether ``before_order`` lets ``side`` declare a ``kind`` order now: the page offers the
+    forms the server would take (not the other side's turn, nothing after "ready")."""
+    try:
+        before_order(campaign, turn, side, kind)
+    except Conflict:
+        return False
+    return True
+
+
 def status_for(campaign: Campaign) -> str:
     return CampaignOrder.SEALED if mode_of(campaign) == SEALED else CampaignOrder.ACCEPTED
 

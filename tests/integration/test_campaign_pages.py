@@ -659,3 +659,27 @@ def test_the_cockpits_army_textarea_shows_and_keeps_the_units(desk, people):
     assert scouts.units[1]["type"] == "Flak tank"
     assert "Line 1" in press(desk, campaign, action="set_army", side="west",
                              detachments="Scouts; 400; ground; ; Hydra (laser)")
+
+
+def test_the_page_offers_orders_only_when_the_server_would_take_them(game, people, staff):
+    """G11: alternating, only the side whose turn it is gets the order forms; sealed, a side
+    that said its orders are sent gets none until the phase moves on."""
+    west, east = client_of(people["west"]), client_of(people["east"])
+    Campaign.objects.filter(pk=game.pk).update(
+        settings={**game.settings, "declaration_mode": "alternating"})
+    game.refresh_from_db()
+    campaign_turns.roll_initiative(staff, game, 1, "moves", [6, 1])  # west declares first
+    assert options(page(west, game), "move")
+    html = page(east, game)
+    assert options(html, "move") == [] and "Nothing to declare until it is your turn again." in html
+    assert "Waiting for West to declare." in html
+    assert declare(west, game, "move", "Eagle Scouts: 9 → 8").status_code == 302
+    assert options(page(east, game), "move") and options(page(west, game), "move") == []
+
+    Campaign.objects.filter(pk=game.pk).update(
+        settings={**game.settings, "declaration_mode": "sealed"})
+    game.refresh_from_db()
+    assert options(page(west, game), "move")
+    assert act(west, game, action="ready").status_code == 302
+    html = page(west, game)
+    assert options(html, "move") == [] and "Nothing more to declare in this phase." in html
