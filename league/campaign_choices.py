@@ -20,17 +20,14 @@ from league.campaign.army import AIR
 from league.campaign.orders import check_order
 from league.campaign.state import (
     AIR_MISSION,
-    AIR_PHASE,
     ATTACK,
-    ATTACKS_PHASE,
     ESCORT,
     FORTIFY,
     INFILTRATION,
-    INFILTRATION_PHASE,
     INTERCEPTION,
     MISSIONS,
     MOVE,
-    MOVES_PHASE,
+    PHASE_KINDS,
     REACTION,
     TRANSPORT,
     VEHICLES,
@@ -45,9 +42,6 @@ from league.campaign_words import word
 # All subsets of a territory's detachments up to this many; beyond, the whole group, the
 # group less one (to leave a major's guard, R10) and each one alone (the hasty attack, R28).
 ALL_SUBSETS_UP_TO = 3
-KINDS_BY_PHASE: Mapping[str, tuple[str, ...]] = {
-    AIR_PHASE: (AIR_MISSION,), INFILTRATION_PHASE: (INFILTRATION,),
-    MOVES_PHASE: (MOVE, FORTIFY, VEHICLES), ATTACKS_PHASE: (ATTACK, REACTION)}
 
 
 @dataclass(frozen=True)
@@ -244,7 +238,7 @@ def _ground(state: CampaignState, side: str, kind: str, ready: list[Detachment])
 def choices(state: CampaignState, side: str, ids: Mapping[str, int]) -> dict[str, list[Choice]]:
     """Per order kind of the open phase, the orders the engine accepts for ``side`` now."""
     out: dict[str, list[Choice]] = {}
-    for kind in KINDS_BY_PHASE.get(state.phase or "", ()):
+    for kind in PHASE_KINDS.get(state.phase or "", ()):
         kept = []
         for order in _candidates(state, side, kind):
             verdict = check_order(state, order)

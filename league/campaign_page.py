@@ -26,7 +26,7 @@ from league.audit import Actor
 from league.campaign import map as grid
 from league.campaign.declaration import SEALED
 from league.campaign.orders import allowances
-from league.campaign.state import ATTACK, ATTACKS_PHASE, ORDER_KINDS, ORDER_PHASE, CampaignState
+from league.campaign.state import ATTACK, ATTACKS_PHASE, ORDER_KINDS, PHASE_KINDS, CampaignState
 from league.campaign.tools import INITIATIVE_COUNTERS, PHASES
 from league.campaign_air_page import air_lines
 from league.campaign_choices import Choice, choices, order_label
@@ -210,18 +210,12 @@ def my_orders(state: CampaignState, side: str, turn: CampaignTurn | None = None)
     return lines
 
 
-ORDER_PHASES = frozenset(ORDER_PHASE.values())
-PHASE_KINDS: Mapping[str, tuple[str, ...]] = {
-    phase: tuple(kind for kind, owner in ORDER_PHASE.items() if owner == phase)
-    for phase in ORDER_PHASES}
-
-
 def declaring(campaign: Campaign, turn: CampaignTurn, reader: Reader) -> dict[str, Any]:
     """G11: how this phase's orders are declared, what the reader may do about it."""
     view = campaign_declarations.declarations_view(campaign, turn)
     mine = reader.side.side if reader.side is not None else None
     winner = (turn.initiative or {}).get(turn.phase, {}).get("winner")
-    phase_open = turn.phase in ORDER_PHASES
+    phase_open = turn.phase in PHASE_KINDS
     sealed = view["mode"] == SEALED
     if sealed:
         text = _("Sealed orders: your opponent sees your orders of a phase only when they are "

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy
 
 from league.admin.campaign_forms import DiceField
 from league.audit import Actor
+from league.campaign.state import CampaignState
 from league.campaign_air_page import air_lines
 from league.campaign_models import Campaign, CampaignTurn
 from league.errors import Invalid
@@ -36,8 +37,8 @@ def resolve(actor: Actor, c: Campaign, data: Any) -> str:
                                             "landings": len(answer["landings"])}
 
 
-def cockpit(c: Campaign, turn: CampaignTurn) -> dict[str, Any]:
+def cockpit(c: Campaign, turn: CampaignTurn, state: CampaignState) -> dict[str, Any]:
     """Staff see every mission with its detachment (no side's view applies)."""
     lines = air_lines(c, turn, None)
-    due = bool(turn.phase) and campaign_air.anything_pending(c, turn)
+    due = bool(turn.phase) and campaign_air.anything_pending(c, turn, state)
     return {"air": lines, "air_form": AirForm(auto_id="id_air_%s") if due else None}

@@ -306,11 +306,11 @@ def cockpit_context(request: HttpRequest, c: Campaign) -> dict[str, Any]:
         territories = campaign_reads.map_view(actor, c)
         context.update(drawing=drawing(territories), territory_rows=territory_rows(territories))
     if turn is not None:
-        done = PHASES.index(turn.phase) if turn.phase in PHASES else (
-            -1 if not turn.phase else len(PHASES))
+        done = campaign_turns.phase_index(turn.phase)
         forced = campaign_overrides.forced_ids(c, turn)
+        state = campaigns.state_of(c, turn)
         waiting = turn.phase == INFILTRATION_PHASE and bool(
-            campaign_infiltrations.pending(campaigns.state_of(c, turn), turn))
+            campaign_infiltrations.pending(state, turn))
         context.update(
             phase=phase_name(turn.phase),
             next_phases=[(p, phase_name(p)) for p in PHASES[done + 1:]],
@@ -325,7 +325,7 @@ def cockpit_context(request: HttpRequest, c: Campaign) -> dict[str, Any]:
             orders_open=turn.phase != campaign_battles.BATTLES_PHASE,
             infiltrations_form=InfiltrationsForm(auto_id="id_infiltrations_%s") if waiting else None,
             infiltrations=infiltration_lines(turn, Reader(actor, None)),
-            **campaign_air.cockpit(c, turn))  # R13, R14, R19–R24
+            **campaign_air.cockpit(c, turn, state))  # R13, R14, R19–R24
     return context
 
 

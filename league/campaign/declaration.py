@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from league.campaign.map import SIDES, enemy
-from league.campaign.state import MOVE, CampaignState
+from league.campaign.state import CampaignState
 
 SEALED, ALTERNATING = "sealed", "alternating"
 DECLARATION_MODES = (SEALED, ALTERNATING)
@@ -81,8 +81,6 @@ def seen_by(state: CampaignState, viewer: str | None, sealed: Iterable[int]) -> 
     secret = [a for a in state.orders if a.id in hidden and a.order.side == foe]
     if not secret:
         return state
-    for accepted in reversed([a for a in secret if a.order.kind == MOVE]):
-        order = accepted.order
-        state = state.moved_all(order.side, order.detachments, order.from_)
+    state = state.moves_undone(secret)
     left_out = {a.id for a in secret}
     return replace(state, orders=tuple(a for a in state.orders if a.id not in left_out))

@@ -13,11 +13,8 @@ from league.campaign.state import MOVE, ORDER_PHASE, VEHICLES, AcceptedOrder, Ca
 
 
 def turn_start(state: CampaignState) -> CampaignState:
-    """The detachments where they stood when the turn opened: moves are applied as they are
-    accepted (league/campaign/orders.apply_order), so undo them, last first."""
-    for accepted in reversed(state.accepted(kinds=(MOVE,))):
-        order = accepted.order
-        state = state.moved_all(order.side, order.detachments, order.from_)
+    """The detachments where they stood when the turn opened."""
+    state = state.moves_undone(state.orders)
     # R13: vehicles brought down this turn were still in orbit when it opened.
     down = {(a.order.side, a.order.detachments[0]) for a in state.accepted(kinds=(VEHICLES,))}
     if down:

@@ -23,6 +23,10 @@ ORDER_PHASE: Mapping[str, str] = {
     MOVE: MOVES_PHASE, FORTIFY: MOVES_PHASE, VEHICLES: MOVES_PHASE,
     ATTACK: ATTACKS_PHASE, REACTION: ATTACKS_PHASE,
 }
+# Each order phase and the kinds of order it takes.
+PHASE_KINDS: Mapping[str, tuple[str, ...]] = {
+    phase: tuple(kind for kind in ORDER_KINDS if ORDER_PHASE[kind] == phase)
+    for phase in dict.fromkeys(ORDER_PHASE.values())}
 # R20–R24: the four air missions.
 INFILTRATION_MISSION, INTERCEPTION, TRANSPORT, ESCORT = (
     "infiltration", "interception", "transport", "escort")
@@ -205,3 +209,12 @@ class CampaignState:
         dets = tuple(replace(d, location=to) if d.side == side and d.name in wanted else d
                      for d in self.detachments)
         return replace(self, detachments=dets)
+
+    def moves_undone(self, moves: Iterable[AcceptedOrder]) -> CampaignState:
+        """The detachments put back where they stood before ``moves`` (undone last first):
+        moves are applied as they are accepted (league/campaign/orders.apply_order)."""
+        state = self
+        for accepted in reversed([a for a in moves if a.order.kind == MOVE]):
+            order = accepted.order
+            state = state.moved_all(order.side, order.detachments, order.from_)
+        return state

@@ -131,8 +131,10 @@ def pending_landings(campaign: Campaign, state: CampaignState, turn: CampaignTur
     return pairs
 
 
-def anything_pending(campaign: Campaign, turn: CampaignTurn) -> bool:
-    state = state_of(campaign, turn)
+def anything_pending(campaign: Campaign, turn: CampaignTurn,
+                     state: CampaignState | None = None) -> bool:
+    """Whether gates are due; ``state`` is the turn's state when the caller has it."""
+    state = state if state is not None else state_of(campaign, turn)
     return bool(pending_missions(state, turn) or pending_landings(campaign, state, turn))
 
 

@@ -111,7 +111,7 @@ def generate_battles(actor: Actor, campaign: Campaign, number: int) -> list[Camp
     if turn.phase != ATTACKS_PHASE:
         raise Conflict(_("Battles come from the attacks: open the attacks phase first."),
                        "phase_order")
-    campaign_declarations.reveal_phase(actor, row, turn)  # G11: sealed attacks and reactions
+    campaign_declarations.reveal(actor, row, turn)  # G11: sealed attacks and reactions
     campaign_air.before_next_step(actor, row, turn, None)  # R14: landings intercepted first
     fights = engine_battles(row, state_of(row, turn)).values()
     created, table = [], 0

@@ -23,6 +23,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 
 from league.audit import Actor, record
@@ -41,6 +42,7 @@ from league.campaign.state import (
     ATTACKS_PHASE,
     MOVE,
     ORDER_PHASE,
+    PHASE_KINDS,
     REACTION,
     VEHICLES,
     CampaignState,
@@ -130,9 +132,17 @@ def sealed_origins(turn: CampaignTurn | None, viewer: str | None) -> dict[tuple[
 # Before and after an order ----------------------------------------------------------------------
 
 def _phase_counts(turn: CampaignTurn, phase: str) -> dict[str, int]:
-    kinds = [kind for kind, owner in ORDER_PHASE.items() if owner == phase and kind != REACTION]
-    rows = turn.orders.exclude(status=CampaignOrder.REFUSED).filter(kind__in=kinds)
-    return {side: rows.filter(side=side).count() for side in grid.SIDES}
+    """Each side's orders of ``phase`` that count in the alternation (not reactions)."""
+    kinds = [kind for kind in PHASE_KINDS[phase] if kind != REACTION]
+    rows = (turn.orders.exclude(status=CampaignOrder.REFUSED).filter(kind__in=kinds)
+            .values("side").annotate(n=Count("pk")))
+    return {**dict.fromkeys(grid.SIDES, 0), **{row["side"]: row["n"] for row in rows}}
+
+
+def _due(turn: CampaignTurn, phase: str) -> str | None:
+    """Alternating: whose turn it is to declare in ``phase``."""
+    found = phase_declarations(turn, phase)
+    return next_declarer(found.first, _phase_counts(turn, phase), found.ready)
 
 
 def before_order(campaign: Campaign, turn: CampaignTurn, side: str, kind: str) -> None:
@@ -149,7 +159,7 @@ def before_order(campaign: Campaign, turn: CampaignTurn, side: str, kind: str) -
     if side in found.ready and not reacting_after_reveal:
         raise Conflict(_("You said your orders for this phase were all sent."), "orders_sent")
     if mode == ALTERNATING and kind != REACTION:
-        due = next_declarer(found.first, _phase_counts(turn, phase), found.ready)
+        due = _due(turn, phase)
         if due != side:
             raise Conflict(_("It is the other side's turn to declare an order."),
                            "not_your_turn", next=due)
@@ -170,8 +180,7 @@ def status_for(campaign: Campaign) -> str:
 
 
 def sequence_for(turn: CampaignTurn, phase: str) -> int:
-    kinds = [kind for kind, owner in ORDER_PHASE.items() if owner == phase]
-    return turn.orders.filter(kind__in=kinds).count() + 1
+    return turn.orders.filter(kind__in=PHASE_KINDS[phase]).count() + 1
 
 
 def after_order(campaign: Campaign, turn: CampaignTurn, saved: CampaignOrder) -> None:
@@ -179,10 +188,9 @@ def after_order(campaign: Campaign, turn: CampaignTurn, saved: CampaignOrder) ->
     if mode_of(campaign) != ALTERNATING:
         return
     phase = ORDER_PHASE[saved.kind]
-    counts = _phase_counts(turn, phase)
-    due = next_declarer(phase_declarations(turn, phase).first, counts,
-                        phase_declarations(turn, phase).ready)
-    if due is not None and due != saved.side:
+    found, counts = phase_declarations(turn, phase), _phase_counts(turn, phase)
+    due = next_declarer(found.first, counts, found.ready)
+    if due is not None and due != saved.side:  # keyed by the orders counted: a reaction adds none
         notices.queue_campaign_declare(campaign, turn.number, phase, str(sum(counts.values())))
 
 
@@ -191,10 +199,7 @@ def order_answer(campaign: Campaign, saved: CampaignOrder) -> dict[str, Any]:
     the reveal) and, alternating, whose turn it is now."""
     answer: dict[str, Any] = {"sealed": saved.status == CampaignOrder.SEALED}
     if mode_of(campaign) == ALTERNATING:
-        turn = saved.turn
-        phase = ORDER_PHASE[saved.kind]
-        found = phase_declarations(turn, phase)
-        answer["next"] = next_declarer(found.first, _phase_counts(turn, phase), found.ready)
+        answer["next"] = _due(saved.turn, ORDER_PHASE[saved.kind])
     return answer
 
 
@@ -209,7 +214,7 @@ def choose_first(actor: Actor, campaign: Campaign, number: int, first: str) -> d
     turn = turn_row(row, number)
     phase = turn.phase
     winner = (turn.initiative or {}).get(phase, {}).get("winner")
-    if winner not in grid.SIDES or phase not in ORDER_PHASE.values():
+    if winner not in grid.SIDES or phase not in PHASE_KINDS:
         raise Conflict(_("Roll this phase's initiative first."), "initiative_missing")
     if not actor.is_staff:
         mine = side_of_actor(actor, row)
@@ -218,8 +223,7 @@ def choose_first(actor: Actor, campaign: Campaign, number: int, first: str) -> d
                             "not_initiative_winner")
     if first not in grid.SIDES:
         raise Conflict(_("Choose west or east."), "side_unknown")
-    kinds = [kind for kind, owner in ORDER_PHASE.items() if owner == phase]
-    if turn.orders.filter(kind__in=kinds).exists():
+    if turn.orders.filter(kind__in=PHASE_KINDS[phase]).exists():
         raise Conflict(_("Orders of this phase are already declared: who goes first is settled."),
                        "orders_declared")
     found = phase_declarations(turn, phase)
@@ -239,7 +243,7 @@ def mark_ready(actor: Actor, campaign: Campaign, number: int, asked: str | None 
     require_status(row, RUNNING)
     turn = turn_row(row, number)
     phase = turn.phase
-    if phase not in ORDER_PHASE.values():
+    if phase not in PHASE_KINDS:
         raise Conflict(_("No phase is open for orders."), "phase_closed", phase=phase)
     found = phase_declarations(turn, phase)
     found = replace(found, ready=found.ready | {side})
@@ -250,7 +254,7 @@ def mark_ready(actor: Actor, campaign: Campaign, number: int, asked: str | None 
             and found.ready >= frozenset(grid.SIDES)):
         reveal(actor, row, turn, attacks_only=True)
     elif mode_of(row) == ALTERNATING:
-        due = next_declarer(found.first, _phase_counts(turn, phase), found.ready)
+        due = _due(turn, phase)
         if due is not None and due != side:
             notices.queue_campaign_declare(row, number, phase, f"ready-{side}")
     return declarations_view(row, turn)
@@ -272,7 +276,7 @@ def set_deadline(actor: Actor, campaign: Campaign, number: int, deadline: dateti
     """The organisers' deadline for the open phase's orders (None: none), told on the page, in
     the e-mails and on the order sheets; the organisers still open the next phase themselves."""
     row, turn = staff_turn(actor, campaign, number)
-    if turn.phase not in ORDER_PHASE.values():
+    if turn.phase not in PHASE_KINDS:
         raise Conflict(_("No phase is open for orders."), "phase_closed", phase=turn.phase)
     stamp = deadline.isoformat() if deadline is not None else None
     _save(turn, turn.phase, replace(phase_declarations(turn), deadline=stamp))
@@ -307,9 +311,8 @@ def reveal(actor: Actor, campaign: Campaign, turn: CampaignTurn, *,
     phase = turn.phase
     sealed = [r for r in rows if r.status == CampaignOrder.SEALED
               and (not attacks_only or r.kind == ATTACK)]
-    found = phase_declarations(turn, phase) if phase else PhaseDeclarations()
     if attacks_only:
-        _save(turn, phase, replace(found, revealed=True))
+        _save(turn, phase, replace(phase_declarations(turn, phase), revealed=True))
         notices.queue_campaign_declare(campaign, turn.number, ATTACKS_PHASE, "revealed")
     if not sealed:
         return []
@@ -377,12 +380,6 @@ def _place(campaign: Campaign, state: CampaignState) -> None:
             row.save(update_fields=["location"])
 
 
-def reveal_phase(actor: Actor, campaign: Campaign, turn: CampaignTurn) -> None:
-    """The open phase ends (the next phase opens, or the battles are generated): its sealed
-    orders come out."""
-    reveal(actor, campaign, turn)
-
-
 # Reading ----------------------------------------------------------------------------------------
 
 def declarations_view(campaign: Campaign, turn: CampaignTurn) -> dict[str, Any]:
@@ -392,8 +389,8 @@ def declarations_view(campaign: Campaign, turn: CampaignTurn) -> dict[str, Any]:
     found = phase_declarations(turn, phase)
     mode = mode_of(campaign)
     due = None
-    if mode == ALTERNATING and phase in ORDER_PHASE.values():
-        due = next_declarer(found.first, _phase_counts(turn, phase), found.ready)
+    if mode == ALTERNATING and phase in PHASE_KINDS:
+        due = _due(turn, phase)
     return {"mode": mode, "turn": turn.number, "phase": phase or None, "first": found.first,
             "ready": sorted(found.ready), "revealed": found.revealed, "next": due,
             "deadline": found.deadline}

@@ -174,7 +174,7 @@ def map_html(campaign: Campaign, viewer: str | None, map_id: str,
     """The campaign page's map, drawn for ``viewer`` (campaign_reads.map_seen_by); a closed
     ``turn``'s as that turn left it."""
     closed = turn if turn is not None and turn.closed_at is not None else None
-    territories = campaign_reads.map_seen_by(campaign, viewer, turn or True, closed=closed)
+    territories = campaign_reads.map_seen_by(campaign, viewer, turn, closed=closed)
     return render_to_string("league/campaign_map.html", {
         "drawing": drawing(territories), "territory_rows": territory_rows(territories),
         "map_id": map_id})

@@ -75,19 +75,21 @@ def shown_name(row: CampaignDetachment, viewer: str | None, revealed: frozenset[
     return None
 
 
-def map_view(actor: Actor, campaign: Campaign, turn: CampaignTurn | None | bool = True
+def map_view(actor: Actor, campaign: Campaign, turn: CampaignTurn | None = None
              ) -> list[dict[str, Any]]:
     """The 18 territories as ``actor`` may see them (contract ``GET .../map/``); ``turn`` is
-    the current turn when the caller has it (True: look it up)."""
-    return map_seen_by(campaign, viewer_side(actor, campaign), turn)
+    the current turn when the caller has it."""
+    viewer = viewer_side(actor, campaign)
+    if turn is None and viewer is not None:  # staff see sealed moves anyway
+        turn = current_turn(campaign)
+    return map_seen_by(campaign, viewer, turn)
 
 
 # Whose eyes a printed public map uses: nobody's side, so every counter shows its army only.
 PUBLIC = "public"
 
 
-def map_seen_by(campaign: Campaign, viewer: str | None,
-                turn: CampaignTurn | None | bool = True,
+def map_seen_by(campaign: Campaign, viewer: str | None, turn: CampaignTurn | None = None,
                 closed: CampaignTurn | None = None) -> list[dict[str, Any]]:
     """The 18 territories as ``viewer`` sees them: None (staff) everything, a side its own
     names and the enemy ones revealed to it, ``PUBLIC`` army names only (R12).
@@ -96,36 +98,34 @@ def map_seen_by(campaign: Campaign, viewer: str | None,
     only (``detachment`` null) and adds ``"war_engines": [{"name", "type"}]``: the player learns
     how many war engines and of which type stand there, not which detachment it is.
 
-    ``closed``: a closed turn whose map is drawn as that turn left it (its report's snapshot),
-    with what ``viewer`` had seen by then."""
+    ``turn``: the open turn, whose sealed moves (G11) ``viewer`` does not see yet. ``closed``:
+    a closed turn whose map is drawn as that turn left it (its report's snapshot), with what
+    ``viewer`` had seen by then."""
     at = (closed.report or {}).get("map") if closed is not None else None
     levels = seen_by(campaign, viewer, closed.number if at else None) if viewer in grid.SIDES else {}
     revealed = frozenset(levels.get(CampaignReveal.FULL, ()))
     engines_only = levels.get(CampaignReveal.WAR_ENGINES, set()) - revealed
     control = grid.full_control(at["control"]) if at else control_of(campaign)
     majors = {code for row in campaign.sides.all() for code in row.majors}
-    rows = CampaignDetachment.objects.filter(side__campaign=campaign).select_related(
-        "side").order_by("-side__side", "position", "pk")
+    rows = list(CampaignDetachment.objects.filter(side__campaign=campaign).select_related(
+        "side").order_by("-side__side", "position", "pk"))
     if at:
         then = {(side, name): code for side, name, code in at["detachments"]}
-        for row in rows:
-            row.location = then.get((row.side.side, row.name), "")
-        origins: dict[tuple[str, str], str] = {}
+        where = {row.pk: then.get((row.side.side, row.name), "") for row in rows}
     else:
-        rows = rows.filter(destroyed=False)
         # G11: a move still sealed shows its detachment where it stood, except to its owner.
-        if turn is True:
-            turn = current_turn(campaign)
-        origins = campaign_declarations.sealed_origins(turn or None, viewer)
+        origins = campaign_declarations.sealed_origins(turn, viewer)
+        where = {row.pk: "" if row.destroyed else origins.get((row.side.side, row.name),
+                                                                row.location) for row in rows}
     counters: dict[str, list[dict[str, Any]]] = {code: [] for code in grid.CODES}
     for row in rows:
-        if not row.location:
+        if not where[row.pk]:
             continue
         counter = {"side": row.side.side, "army_name": row.side.army_name,
                    "detachment": shown_name(row, viewer, revealed)}
         if row.pk in engines_only:
             counter["war_engines"] = war_engine_units(row)
-        counters[origins.get((row.side.side, row.name), row.location)].append(counter)
+        counters[where[row.pk]].append(counter)
     source = at or {"fortified": campaign.fortified, "isolated": campaign.isolated}
     fortified, isolated = set(source["fortified"]), set(source["isolated"])
     return [{"code": code, "home_side": t.home_side, "line": t.line, "major": code in majors,

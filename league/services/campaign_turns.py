@@ -63,7 +63,7 @@ RUNNING = Campaign.Status.RUNNING
 
 # Phase initiative (R15) ---------------------------------------------------------------------
 
-def _phase_index(phase: str) -> int:
+def phase_index(phase: str) -> int:
     """Where the turn stands: -1 before the first phase, len(PHASES) once battles are out."""
     if not phase:
         return -1
@@ -78,10 +78,10 @@ def roll_initiative(actor: Actor, campaign: Campaign, number: int, phase: str,
     it and closes the one before; phases open in the seed's order (R18), later ones may be
     reached directly (a turn without air missions skips them)."""
     row, turn = staff_turn(actor, campaign, number)
-    if PHASES.index(phase) <= _phase_index(turn.phase):
+    if PHASES.index(phase) <= phase_index(turn.phase):
         raise Conflict(_("That phase is open or over; phases open in order: air, infiltration, "
                          "moves, attacks."), "phase_order")
-    campaign_declarations.reveal_phase(actor, row, turn)  # G11: the phase's sealed orders
+    campaign_declarations.reveal(actor, row, turn)  # G11: the phase's sealed orders
     if PHASES.index(phase) > PHASES.index(INFILTRATION_PHASE):
         before_next_phase(actor, row, turn, dice)  # R25: infiltration results come first
     values = {side: owner.strategic_value for side, owner in sides_of(row).items()}

@@ -1,11 +1,9 @@
 """Write one Epic 40,000 campaign as a JSON document that ``import_campaign`` reads back: its
 event's document with the campaign's rows (league.services.campaign_backup)."""
-import json
-
 from django.core.management.base import BaseCommand, CommandError
 
 from league.campaign_models import Campaign
-from league.services.exports import event_data
+from league.management.commands.export_event import write_export
 
 
 class Command(BaseCommand):
@@ -22,10 +20,4 @@ class Command(BaseCommand):
             "tournament__created_by", "tournament__game_system").filter(slug=slug).first()
         if campaign is None:
             raise CommandError(f"No campaign with the slug “{slug}”.")
-        text = json.dumps(event_data(campaign.tournament), ensure_ascii=False, indent=2)
-        if output in (None, "-"):
-            self.stdout.write(text)
-            return
-        with open(output, "w", encoding="utf-8") as out:
-            out.write(text + "\n")
-        self.stderr.write(f"Campaign “{slug}” written to {output}.")
+        write_export(self, campaign.tournament, output, f"Campaign “{slug}”")

@@ -19,10 +19,16 @@ class Command(BaseCommand):
             "chart", "level", "dice", "created_by").filter(slug=slug).first()
         if tournament is None:
             raise CommandError(f"No event with the slug “{slug}”.")
-        text = json.dumps(event_data(tournament), ensure_ascii=False, indent=2)
-        if output in (None, "-"):
-            self.stdout.write(text)
-            return
-        with open(output, "w", encoding="utf-8") as out:
-            out.write(text + "\n")
-        self.stderr.write(f"Event “{slug}” written to {output}.")
+        write_export(self, tournament, output, f"Event “{slug}”")
+
+
+def write_export(command: BaseCommand, tournament: Tournament, output: str | None,
+                 what: str) -> None:
+    """The event's document as JSON on stdout (``output`` None or "-") or in the file named."""
+    text = json.dumps(event_data(tournament), ensure_ascii=False, indent=2)
+    if output in (None, "-"):
+        command.stdout.write(text)
+        return
+    with open(output, "w", encoding="utf-8") as out:
+        out.write(text + "\n")
+    command.stderr.write(f"{what} written to {output}.")
