@@ -346,7 +346,9 @@ def reveal(actor: Actor, campaign: Campaign, turn: CampaignTurn, *,
         r.save(update_fields=["sequence", "status", "refusal_code", "refusal_params", "bonus",
                               "commander"])
     _place(campaign, after)
-    _undo_marks(campaign, turn, [r for r in ordered if r.pk in refused])
+    # Only the orders refused now: an order already out stays as it was accepted, even where a
+    # replay from the turn's start would not take it again.
+    _undo_marks(campaign, turn, [r for r in ordered if r.pk in refused and r.pk in sealed_ids_now])
     record(actor, "campaign_orders_revealed", campaign.tournament, turn,
            {"campaign": campaign.slug, "turn": turn.number, "phase": phase,
             "orders": [r.pk for r in ordered if r.pk in sealed_ids_now], "refused": out})
