@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from armylists import services, systems, tasks
 from armylists.models import ArmyList, Chart, ChartSlot, Faction, GameSystem, Slot
-from armylists.profile_card_admin import ProfileCardAdmin
+from systems.urban_war.cards_admin import ProfileCardAdmin
 
 
 class SlotInline(admin.TabularInline):

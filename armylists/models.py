@@ -124,8 +124,8 @@ class ProfileCard(BilingualName, models.Model):
 
     def clean(self) -> None:
         # The pure checks shared with the CSV import (imported here: they import the engines).
-        from armylists.profile_card_messages import render_problem
-        from armylists.profile_cards import card_fields, card_problem
+        from systems.urban_war.card_messages import render_problem
+        from systems.urban_war.profile_cards import card_fields, card_problem
 
         problem = card_problem(card_fields(self))
         if problem is not None:

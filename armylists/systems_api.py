@@ -14,10 +14,10 @@ from armylists import systems
 from armylists.models import Chart, Faction, GameSystem, ProfileCard
 from armylists.systems import messages
 from armylists.systems.base import ListRules, render_problems
-from armylists.systems.urban_war import card_specs
 from armylists.systems_serializers import FactionSerializer, GameSystemSerializer
 from config.api_errors import api_error, validated
 from config.i18n import current_language
+from systems.urban_war.list_rules import card_specs
 
 GAME_SYSTEM = OpenApiParameter("game_system", OpenApiTypes.STR, description="a game system's slug")
 

@@ -2,10 +2,10 @@
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from armylists import whfb
 from armylists.models import Chart
 from armylists.roster import FORMATS
 from armylists.serializers import MAX_ROSTER_CHARS, MAX_UNITS, UnitSerializer
+from systems.whfb import army as whfb
 
 MAX_TAGS = 20
 MAX_OPTIONS = 20

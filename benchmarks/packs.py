@@ -56,8 +56,8 @@ def start_worker(barrier) -> None:
 
     setup_django()
     logging.disable(logging.WARNING)  # WeasyPrint's notes on fonts, once per document
-    from missions.packs.fonts import FontsUnavailable, face
-    from missions.packs.render import _style
+    from printing.fonts import FontsUnavailable, face
+    from printing.render import _style
 
     _style()
     with contextlib.suppress(FontsUnavailable):  # then the packs fall back to WeasyPrint
@@ -69,14 +69,9 @@ def build_measured(round_id: int, renderer: str) -> dict:
     """Gather round ``round_id``'s pack and render it with ``renderer``, as the task does
     (into memory instead of a file); what it took, in this worker."""
     from config.gc_pause import young_objects_only
-    from league.models import Round
-    from league.services.packs import pack_content
-    from missions.packs.render import (
-        render_job,
-        render_pack,
-        render_pack_weasyprint,
-        whole_document,
-    )
+    from events.models import Round
+    from printing.render import render_job, render_pack, render_pack_weasyprint, whole_document
+    from printing.services.packs import pack_content
 
     wall, cpu = time.perf_counter(), cpu_seconds()
     with young_objects_only():  # as the task runs
@@ -98,9 +93,9 @@ def build_measured(round_id: int, renderer: str) -> dict:
 
 def build_round(players: int, seed: int):
     from armylists.models import Chart
-    from league.audit import SYSTEM
-    from league.models import Player
-    from league.services import rounds, tournaments
+    from events.audit import SYSTEM
+    from events.models import Player
+    from events.services import rounds, tournaments
     from missions.models import Level
 
     tournament = tournaments.create_tournament(

@@ -29,7 +29,7 @@ GOAL_P95_MS = 50
 
 def event_slug(players: int, seed: int) -> str:
     """The slug of the event after round 6, built unless this database has it already."""
-    from league.models import Round, Tournament
+    from events.models import Round, Tournament
 
     name = f"{NAME} {players}"
     found = Tournament.objects.filter(name=name).first()

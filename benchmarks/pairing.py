@@ -34,20 +34,15 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from league.pairing import PairingSettings, PlayerState, pair_round  # noqa: E402
-from league.pairing.brackets import bracket_pairs  # noqa: E402
-from league.pairing.graphs import (  # noqa: E402
-    adjacent_edges,
-    all_edges,
-    core_and_fixed,
-    sparse_edges,
-)
-from league.pairing.matching import perfect_matching  # noqa: E402
-from league.pairing.problem import GAP, build_problem  # noqa: E402
-from league.pairing.results import build_result  # noqa: E402
-from league.pairing.swiss import fit_tiebreak, lower_bound, matching_cost, weighted  # noqa: E402
-from league.pairing.weights import make_encoder  # noqa: E402
-from league.standings import GameResult, ScoringSettings, compute_standings  # noqa: E402
+from events.pairing import PairingSettings, PlayerState, pair_round  # noqa: E402
+from events.pairing.brackets import bracket_pairs  # noqa: E402
+from events.pairing.graphs import adjacent_edges, all_edges, core_and_fixed, sparse_edges  # noqa: E402
+from events.pairing.matching import perfect_matching  # noqa: E402
+from events.pairing.problem import GAP, build_problem  # noqa: E402
+from events.pairing.results import build_result  # noqa: E402
+from events.pairing.swiss import fit_tiebreak, lower_bound, matching_cost, weighted  # noqa: E402
+from events.pairing.weights import make_encoder  # noqa: E402
+from events.standings import GameResult, ScoringSettings, compute_standings  # noqa: E402
 
 FACTIONS = 20
 REPEATS = 3

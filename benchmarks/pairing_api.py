@@ -33,14 +33,14 @@ GOAL_MS = 250
 # inside the games they are rolled for; the commit includes the deferred foreign-key checks;
 # notices: the round's e-mails, sent in the request when no broker is set (queued otherwise).
 PARTS = (
-    ("standings", "league.services.rounds.pairing_states"),
-    ("engine", "league.pairing.pair_round"),
-    ("rolls", "league.services.rounds._game"),
+    ("standings", "events.services.rounds.pairing_states"),
+    ("engine", "events.pairing.pair_round"),
+    ("rolls", "events.services.rounds._game"),
     ("inserts", "missions.services._store_batch"),
-    ("inserts", "league.services.rounds.insert_objects"),
+    ("inserts", "events.services.rounds.insert_objects"),
     ("commit", "django.db.backends.base.base.BaseDatabaseWrapper.commit"),
-    ("answer", "league.api.round_response"),
-    ("notices", "league.services.notices._deliver"),
+    ("answer", "events.api.round_response"),
+    ("notices", "notices.services._deliver"),
 )
 
 
@@ -48,9 +48,9 @@ def build_event(n_players: int, seed: int):
     from django.contrib.auth import get_user_model
 
     from armylists.models import Chart
-    from league.audit import SYSTEM
-    from league.models import Player
-    from league.services import tournaments
+    from events.audit import SYSTEM
+    from events.models import Player
+    from events.services import tournaments
     from missions.models import Level
 
     staff = get_user_model().objects.create_user("bench-staff", is_staff=True)
@@ -69,9 +69,9 @@ def build_event(n_players: int, seed: int):
 
 
 def play_rounds(tournament, rounds: int, seed: int) -> None:
-    from league.audit import SYSTEM
-    from league.models import Game
-    from league.services import rounds as round_services
+    from events.audit import SYSTEM
+    from events.models import Game
+    from events.services import rounds as round_services
 
     rng = random.Random(seed)
     for _ in range(rounds):
@@ -87,9 +87,9 @@ def play_rounds(tournament, rounds: int, seed: int) -> None:
 
 
 def engine_seconds(tournament) -> float:
-    from league import pairing
-    from league.services.rounds import active_players, pairing_settings
-    from league.services.standings import pairing_states
+    from events import pairing
+    from events.services.rounds import active_players, pairing_settings
+    from events.services.standings import pairing_states
 
     states, _numbers = pairing_states(tournament, active_players(tournament))
     start = time.perf_counter()

@@ -54,9 +54,9 @@ def build_round(n_players: int, seed: int) -> list[Table]:
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
-    from league.audit import SYSTEM
-    from league.models import Player
-    from league.services import rounds
+    from events.audit import SYSTEM
+    from events.models import Player
+    from events.services import rounds
 
     tournament, staff = build_event(n_players, seed)
     staff.username = f"bench-staff-{tournament.pk}"  # build_event names every staff alike

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from league.standings import GameResult, ScoringSettings, compute_standings  # noqa: E402
+from events.standings import GameResult, ScoringSettings, compute_standings  # noqa: E402
 
 PLAYERS = 1024
 ROUNDS = 8

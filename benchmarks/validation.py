@@ -47,7 +47,7 @@ def bench_engine(lists) -> float:
 
 def realistic_whfb_lists(seed: int = 2):
     """Warhammer Battle lists of 8 to 15 units with options, tags and a baggage entry (seed 003)."""
-    from armylists import whfb
+    from systems.whfb import army as whfb
 
     rng = random.Random(seed)
     lists = []
@@ -63,7 +63,7 @@ def realistic_whfb_lists(seed: int = 2):
 
 def bench_whfb_engine(lists) -> float:
     """The Warhammer Battle engine with every advanced rule on and the standard percentages."""
-    from armylists import whfb
+    from systems.whfb import army as whfb
 
     rules = whfb.AdvancedRules(mantlets=True, stakes=True, baggage=True)
     limits = whfb.percent_limits({"lords": {"max": 25}, "heroes": {"max": 25}, "core": {"min": 25},

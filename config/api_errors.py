@@ -20,7 +20,7 @@ class Conflict(exceptions.APIException):
 
 
 def exception_handler(exc, context):
-    from league.errors import ServiceError  # config sits above the apps; import late
+    from events.errors import ServiceError  # config sits above the apps; import late
 
     if isinstance(exc, ServiceError):
         return Response({"detail": str(exc.message), "code": exc.code}, status=exc.status)

@@ -1,12 +1,17 @@
 """/api/v1/: the public REST API (see ../shared/api-v1.md for the fixed part)."""
 from django.urls import include, path
 
+from accounts import services as accounts
 from armylists import api as armylists_api
 from armylists import systems_api
-from league import accounts, campaign_api, clock_api, rolls_api, whfb_api
-from league import api as league_api
+from campaigns.api import campaign as campaign_api
+from events import api as league_api
+from events import rolls_api
 from missions import api as missions_api
-from missions import dynamics_api, urban_war_api
+from systems.urban_war import api as urban_war_api
+from systems.w40k4 import dynamics_api
+from systems.whfb import api as whfb_api
+from venue import clock_api
 
 urlpatterns = [
     path("accounts/", accounts.SignupView.as_view(), name="api-signup"),
@@ -65,11 +70,11 @@ urlpatterns = [
     path("games/<int:pk>/confirm/", league_api.ConfirmView.as_view(), name="api-game-confirm"),
     path("games/<int:pk>/dispute/", league_api.DisputeView.as_view(), name="api-game-dispute"),
     path("games/<int:pk>/rolls/", rolls_api.GameRollsView.as_view(), name="api-game-rolls"),
-    path("campaigns/", include("league.campaign_state_api")),
-    path("campaigns/", include("league.campaign_air_api")),
-    path("", include("league.campaign_pack_api")),
-    path("", include("league.campaign_declarations_api")),
-    path("", include("league.pack_api")),
-    path("", include("league.checkin_api")),
-    path("", include("league.awards_api")),
+    path("campaigns/", include("campaigns.api.state")),
+    path("campaigns/", include("campaigns.api.air")),
+    path("", include("campaigns.api.pack")),
+    path("", include("campaigns.api.declarations")),
+    path("", include("printing.api")),
+    path("", include("venue.checkin_api")),
+    path("", include("venue.awards_api")),
 ]

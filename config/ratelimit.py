@@ -12,7 +12,7 @@ from config.client_address import client_address
 
 # Generous enough for a 200-player venue behind one Wi-Fi address; strict enough for scripts.
 # Password reset: per IP, and per address (hashed) so the form cannot flood one mailbox.
-# login_account counts failed log-ins per username, from any address (league.login_limits).
+# login_account counts failed log-ins per username, from any address (accounts.login_limits).
 DEFAULT_RATES = {"signup": "60/hour", "login": "30/minute", "login_account": "10/15minutes",
                  "password_reset": "20/hour", "password_reset_email": "3/hour"}
 PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}

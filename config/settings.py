@@ -31,7 +31,12 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Swagger UI's files, served from here: /api/docs/ works offline
     "armylists",
     "missions",
-    "league",
+    "events",  # label "league"
+    "accounts",
+    "venue",
+    "printing",
+    "notices",
+    "campaigns",
 ]
 
 MIDDLEWARE = [
@@ -91,8 +96,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Django's backend plus the per-account limit on failed log-ins (league.login_limits).
-AUTHENTICATION_BACKENDS = ["league.login_limits.LoginLimitedBackend"]
+# Django's backend plus the per-account limit on failed log-ins (accounts.login_limits).
+AUTHENTICATION_BACKENDS = ["accounts.login_limits.LoginLimitedBackend"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -198,15 +203,15 @@ SPECTACULAR_SETTINGS = {
     # Several fields are called "kind" (missions, detachments, campaign score events): one
     # named enum each, so the schema has no numbered names.
     "ENUM_NAME_OVERRIDES": {
-        "PairingWeightEnum": "league.models.WEIGHTS",
+        "PairingWeightEnum": "events.models.WEIGHTS",
         "MissionKindEnum": "missions.models.Mission.KINDS",
-        "DetachmentKindEnum": "league.campaign.army.KINDS",
+        "DetachmentKindEnum": "campaigns.engine.army.KINDS",
         "ScoreEventKindEnum": ["battle_won", "detachment_lost"],
         # A tournament is read with five statuses and created with two (and on_six twice).
-        "TournamentStatusEnum": "league.models.Tournament.Status",
-        "TournamentOnSixEnum": "league.models.Tournament.OnSix",
+        "TournamentStatusEnum": "events.models.Tournament.Status",
+        "TournamentOnSixEnum": "events.models.Tournament.OnSix",
         # The tournament's turn system and missions/pregame's are the same two values.
-        "TurnSystemEnum": "league.models.Tournament.TurnSystem",
+        "TurnSystemEnum": "events.models.Tournament.TurnSystem",
     },
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
@@ -221,6 +226,11 @@ globals().update(email_settings(env.str("EMAIL_URL", default="")))
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
 # An invitation to link a walk-in's registration to an account is valid this many days.
 MUSTER_INVITATION_DAYS = env.int("MUSTER_INVITATION_DAYS", default=14)
+
+# The game systems served: modules that each expose SYSTEM (systems/registry.py).
+MUSTER_GAME_SYSTEMS = ("systems.w40k4.system", "systems.whfb.system", "systems.urban_war.system")
+# The game system a new event starts with when none is named (the one slug core code knows).
+MUSTER_DEFAULT_GAME_SYSTEM = "w40k4"
 
 # HTTPS=true is the production switch: redirects, HSTS and cookies that never travel over HTTP.
 HTTPS = env.bool("HTTPS", default=False)

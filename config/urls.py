@@ -10,8 +10,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", include("config.api_urls")),
-    # i18n/setlang/ (name set_language) lives in league.urls: it also saves the account's choice.
-    path("", include("league.urls")),
+    # i18n/setlang/ (name set_language) lives in events.urls: it also saves the account's choice.
+    path("", include("events.urls")),
 ]
 # MEDIA_ROOT is never served as such: mission packs go out through a staff-only view.
 

@@ -23,7 +23,7 @@ MESSAGES = {
     "vp_table_invalid": _("The victory-point table is not usable: %(reason)s"),
     "preset_unknown": _("Unknown table preset “%(preset)s”."),
     "table_and_preset": _("Give either a table or a preset, not both."),
-    # Urban War (seed 002): command test, then results (missions/urban_war.py).
+    # Urban War (seed 002): command test, then results (systems/urban_war/table_rules.py).
     "cd_out_of_range": _("CD must be between %(min)s and %(max)s, not %(cd)s."),
     "cal_negative": _("A calibre is 0 or more, not %(cal)s."),
     "winner_contradicts_outcome": _(
@@ -36,7 +36,7 @@ MESSAGES = {
     ),
 }
 
-# Why a band table is refused (league/scoring.py codes), for vp_table_invalid.
+# Why a band table is refused (events/scoring.py codes), for vp_table_invalid.
 TABLE_REASONS = {
     "empty": _("it has no band."),
     "band_shape": _("band %(band)s must be [min, max or null, winner points, loser points]."),

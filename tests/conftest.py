@@ -12,6 +12,7 @@ from django.core.cache import cache
 from django.db import connection
 
 from config.celery import app as celery_app
+from tests.tournament_fixtures import client_for, make_user
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -138,3 +139,19 @@ def restartable_workers(django_db_setup, django_db_blocker):
     yield workers
     workers.stop_all()
     celery_app.conf.task_default_queue = previous
+
+
+@pytest.fixture
+def staff_user(db):
+    return make_user("organiser", staff=True)
+
+
+@pytest.fixture
+def staff(staff_user):
+    """An API client signed in as an organiser."""
+    return client_for(staff_user)
+
+
+@pytest.fixture
+def anon():
+    return client_for(None)

@@ -4,7 +4,7 @@ from collections.abc import Mapping
 from django.utils.translation import gettext_lazy as _
 
 from armylists.messages import render_roster_error
-from armylists.whfb_messages import TEMPLATES as WHFB_TEMPLATES
+from systems.whfb.list_messages import TEMPLATES as WHFB_TEMPLATES
 
 TEMPLATES = {
     "field_ignored": _("“%(field)s” is not read for the chart %(chart)s; it was ignored."),

@@ -1,18 +1,18 @@
 """Epic 40,000 campaigns built through the campaign services, as an organiser would, for the page
 tests: the seed's example map (west holds 1–9 with majors 1 and 3, east A–I with G and I) and
-the two armies of tests/integration/test_campaign_api.py."""
+the two armies of tests/campaigns/test_campaign_api.py."""
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from league.audit import Actor
-from league.campaign import map as grid
-from league.campaign.army import DetachmentSpec
-from league.campaign_models import Campaign
-from league.campaign_state_serializers import SettingsSerializer
-from league.services import campaigns
-from league.systems import normalised
+from campaigns.engine import map as grid
+from campaigns.engine.army import DetachmentSpec
+from campaigns.models import Campaign
+from campaigns.services import campaign as campaigns
+from campaigns.state_serializers import SettingsSerializer
+from events.audit import Actor
+from events.systems import normalised
 
 WEST_ARMY = [
     DetachmentSpec("Aquila Guard", 1000), DetachmentSpec("Bastion Guard", 1000),

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from armylists import systems as list_systems
-from league.audit import Actor
-from league.models import Round, Tournament
-from league.services import lists, rounds, tournaments
+from events.audit import Actor
+from events.models import Round, Tournament
+from events.services import lists, rounds, tournaments
 from tests.browser.events import COMMANDO, WHFB_UNITS, open_event, system_event
 
 SYSTEMS = {"w40k4": None, "whfb": ("whfb-open", 2000), "urban-war": ("urban-war-commando", 250)}

@@ -5,9 +5,9 @@ import re
 
 import pytest
 
-from league.audit import Actor
-from league.models import Game
-from league.services import results
+from events.audit import Actor
+from events.models import Game
+from events.services import results
 from tests.browser.a11y import audit
 from tests.browser.events import lock_and_pair, open_event, organiser, register, user
 

@@ -6,7 +6,7 @@ import re
 import pytest
 from django.core import mail
 
-from league.models import Player, Round
+from events.models import Player, Round
 from tests.browser.a11y import audit
 from tests.browser.events import open_event, organiser, user
 

@@ -9,10 +9,12 @@ import re
 
 import pytest
 
-from league.audit import Actor
-from league.campaign_state_serializers import SettingsSerializer
-from league.services import campaign_battles, campaign_turns, campaigns
-from league.systems import normalised
+from campaigns.services import battles as campaign_battles
+from campaigns.services import campaign as campaigns
+from campaigns.services import turns as campaign_turns
+from campaigns.state_serializers import SettingsSerializer
+from events.audit import Actor
+from events.systems import normalised
 from tests.browser.campaigns import (
     EAST_ARMY,
     EAST_NAMES,

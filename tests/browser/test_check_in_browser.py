@@ -6,12 +6,13 @@ import re
 
 import pytest
 
-from league.audit import Actor
-from league.checkin_codes import shown
-from league.models import Player
-from league.services import checkin, tournaments
+from events.audit import Actor
+from events.models import Player
+from events.services import tournaments
 from tests.browser.a11y import audit
 from tests.browser.events import open_event, organiser, user
+from venue.checkin_codes import shown
+from venue.services import checkin
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from league.models import Game, Player, Tournament
-from league.services import rounds, tournaments
+from events.models import Game, Player, Tournament
+from events.services import rounds, tournaments
 from missions.models import Mission
 from tests.browser.a11y import audit
 from tests.browser.events import open_event, organiser, register, user

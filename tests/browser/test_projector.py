@@ -9,11 +9,12 @@ import re
 import pytest
 from django.utils import translation
 
-from league.models import Game
-from league.services import clock, results
+from events.models import Game
+from events.services import results
 from tests.browser.clock_events import new_event, paired_round
 from tests.browser.events import organiser
 from tests.browser.test_player_journey import Shots
+from venue.services import clock
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 FULL_HD = {"width": 1920, "height": 1080}
@@ -75,7 +76,7 @@ def test_projector_at_1080p_shows_32_tables_and_the_standings_without_scrolling(
 
 
 def test_projector_pages_long_lists_by_itself(new_page, screenshots, monkeypatch):
-    monkeypatch.setattr("league.views.projector.PAGE_SECONDS", 2)
+    monkeypatch.setattr("venue.views.projector.PAGE_SECONDS", 2)
     shot = Shots(screenshots)
     staff = organiser()
     event = new_event(staff, name="Très grand tournoi")
@@ -100,7 +101,7 @@ def test_projector_pages_long_lists_by_itself(new_page, screenshots, monkeypatch
 
 
 def test_projector_follows_a_pause_and_a_result(new_page, screenshots, monkeypatch):
-    monkeypatch.setattr("league.views.projector.POLL_SECONDS", 1)
+    monkeypatch.setattr("venue.views.projector.POLL_SECONDS", 1)
     shot = Shots(screenshots)
     staff = organiser()
     event = new_event(staff, "whfb", name="Bataille de Nuln")

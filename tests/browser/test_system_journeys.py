@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from league.models import Game, Player, Tournament
-from league.services import rounds, tournaments
+from events.models import Game, Player, Tournament
+from events.services import rounds, tournaments
 from tests.browser.events import (
     COMMANDO,
     WHFB_UNITS,

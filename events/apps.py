@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class EventsConfig(AppConfig):
+    # The app was called "league": its label keeps the tables, migrations and content types.
+    name = "events"
+    label = "league"
+    verbose_name = _("League")
+    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,149 @@
+"""Demo events of the other game systems, so a fresh site shows every system Muster serves: a
+W40K Dynamics event, a Warhammer Battle event ranked by the ÖMS 2011 table, and an Urban War
+event, each with the demo players, their lists and round 1 paired (two results in)."""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from armylists import systems as list_systems
+from armylists.models import Chart, GameSystem
+from events.audit import SYSTEM
+from events.demo import LEGAL, PLAYERS
+from events.models import Game, Player, Tournament
+from events.services import lists, results, rounds, tournaments
+from missions.models import Level
+
+PLAYER_COUNT = 8
+WHFB_UNITS = [
+    {"name": "General", "slot": "lords", "points": 150, "unit_type": "character"},
+    {"name": "Halberdiers", "slot": "core", "points": 300, "models": 20, "unit_type": "infantry"},
+    {"name": "Crossbowmen", "slot": "core", "points": 200, "models": 10, "unit_type": "infantry",
+     "tags": ["shooting"], "options": ["stakes"]},
+    {"name": "Knights", "slot": "special", "points": 250, "models": 5, "unit_type": "cavalry"},
+    {"name": "Baggage wagon", "slot": "core", "points": 60, "unit_type": "chariot", "baggage": True},
+]
+COMMANDO = [{"profile": "43101", "cal": cal, "commander": index == 0, "label": f"Marine {index + 1}"}
+            for index, cal in enumerate((2, 1, 1, 1, 0, 0, 0, 0))]
+
+
+@dataclass(frozen=True)
+class DemoEvent:
+    slug: str
+    name: str
+    fields: Callable[[], dict[str, Any]]
+    submit: Callable[[Player], None]
+    result: Callable[[Game], results.ResultInput]
+
+
+def _system_list(body: dict[str, Any]) -> Callable[[Player], None]:
+    def submit(player: Player) -> None:
+        tournament = player.tournament
+        rules = list_systems.rules_for(tournament.game_system.slug)
+        data = lists.system_list_data(tournament, tournament.chart, rules, body)
+        lists.submit_system_list(SYSTEM, player, role="", rules=rules, data=data)
+    return submit
+
+
+def _chart_list(player: Player) -> None:
+    lists.submit_list(SYSTEM, player, role="", entries=LEGAL)
+
+
+def _system(slug: str, chart: str) -> dict[str, Any]:
+    return {"game_system": GameSystem.objects.get(slug=slug), "chart": Chart.objects.get(slug=chart)}
+
+
+EVENTS = (
+    DemoEvent(
+        "demo-dynamics", "Demo — W40K Dynamics",
+        lambda: {**_system("w40k4", "w40k4-standard"), "points_limit": 1500, "rounds": 3,
+                 "level": Level.objects.get(slug="alpha"), "turn_system": "dynamics"},
+        _chart_list,
+        lambda g: results.ResultInput(winner=g.player_a_id,
+                                      victory_points={g.player_a_id: 900, g.player_b_id: 400}),
+    ),
+    DemoEvent(
+        "demo-nuln", "Demo — Warhammer Battle",
+        lambda: {**_system("whfb", "whfb-open"), "points_limit": 2000, "rounds": 3,
+                 "advanced_rules": {"stakes": True, "baggage": True},
+                 "scoring": {"mode": "vp_table", "preset": "oms-2011"}},
+        _system_list({"faction": "empire", "units": WHFB_UNITS}),
+        lambda g: results.ResultInput(victory_points={g.player_a_id: 1300, g.player_b_id: 650},
+                                      facts={"baggage_captured_by": g.player_a_id}),
+    ),
+    DemoEvent(
+        "demo-urban", "Demo — Urban War",
+        lambda: {**_system("urban-war", "urban-war-commando"), "points_limit": 250, "rounds": 4},
+        _system_list({"models": COMMANDO}),
+        lambda g: results.ResultInput(winner=g.player_a_id, facts={
+            "commando_destroyed": g.player_b_id, "destroyed": {}}),
+    ),
+)
+
+
+def demo_system_events(accounts: Sequence[Any] = ()) -> list[Tournament]:
+    """Create each demo event once; later calls return them unchanged."""
+    return [_event(event, accounts) for event in EVENTS]
+
+
+def _event(event: DemoEvent, accounts: Sequence[Any]) -> Tournament:
+    existing = Tournament.objects.filter(slug=event.slug).first()
+    if existing is not None:
+        return existing
+    tournament = tournaments.create_tournament(
+        SYSTEM, slug=event.slug, name=event.name, seed=len(event.slug), status="registration_open",
+        **event.fields())
+    # PLAYERS' factions are Warhammer 40,000 armies: these systems' players register without one.
+    for index, (name, club, _faction) in enumerate(PLAYERS[:PLAYER_COUNT]):
+        account = accounts[index] if index < len(accounts) else None
+        player = tournaments.register_player(SYSTEM, tournament, name=name, club=club, faction="",
+                                             username=account.get_username() if account else None)
+        event.submit(player)
+    round_ = rounds.pair_next_round(SYSTEM, tournament)
+    for game in round_.games.filter(status=Game.Status.PENDING).order_by("table")[:2]:
+        results.report(SYSTEM, game.pk, event.result(game))
+    return tournament
+
+
+# --- an Epic 40,000 campaign (seed 001), set up as the seed's example map and started ---------
+
+CAMPAIGN_NAME = "Demo — Laïtus Prime"
+CAMPAIGN_SIDES = (
+    ("west", "Alix", "Space Marines", "space-marines", 5, ("1", "3"), (
+        ("Aquila Guard", 1000, "ground", False, "1"), ("Bastion Guard", 1000, "ground", False, "3"),
+        ("Captain Varro", 800, "ground", True, "4"), ("Crusader Armour", 1200, "ground", False, "7"),
+        ("Eagle Scouts", 400, "ground", False, "9"))),
+    ("east", "Bastien", "Orks", "orks", 3, ("G", "I"), (
+        ("Mob Gork", 1000, "ground", False, "G"), ("Mob Mork", 1000, "ground", False, "I"),
+        ("Warboss Grukk", 700, "ground", True, "D"), ("Big Gunz", 1500, "ground", False, "A"),
+        ("Kult of Speed", 800, "ground", False, "C"))),
+)
+
+
+def demo_campaign(accounts: Sequence[Any] = ()) -> Any:
+    """The seed's example campaign between the first two demo players, started at turn 1."""
+    from campaigns.engine.army import DetachmentSpec
+    from campaigns.models import Campaign
+    from campaigns.services import campaign as campaigns
+    from campaigns.state_serializers import SettingsSerializer
+    from events.systems import normalised
+
+    existing = Campaign.objects.filter(name=CAMPAIGN_NAME).first()
+    if existing is not None:
+        return existing
+    campaign = campaigns.create_campaign(SYSTEM, name=CAMPAIGN_NAME, seed=1,
+                                         settings=normalised(SettingsSerializer, {}))
+    placements = {}
+    for index, (side, name, army, faction, value, majors, detachments) in enumerate(CAMPAIGN_SIDES):
+        account = accounts[index] if index < len(accounts) else None
+        campaigns.add_side(SYSTEM, campaign, side=side, name=name, army_name=army, faction=faction,
+                           strategic_value=value, username=account.get_username() if account else None)
+        campaigns.set_army(SYSTEM, campaign, side, [DetachmentSpec(d[0], d[1], d[2], d[3]) for d in detachments])
+        campaigns.set_majors(SYSTEM, campaign, side, majors)
+        placements[side] = [(d[0], d[4]) for d in detachments]
+    side: str | None = "east"  # R11: the lower strategic value places first, then they alternate
+    while side is not None:
+        detachment, territory = placements[side].pop(0)
+        side = campaigns.place(SYSTEM, campaign, detachment=detachment, territory=territory, side=side)
+    return campaigns.start(SYSTEM, campaign)

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class NoticesConfig(AppConfig):
+    name = "notices"
+    verbose_name = _("Notices")
+    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,1 @@
+"""One package per game system (systems/<slug>/), found through systems/registry.py."""

@@ -1,0 +1,1 @@
+"""Urban War: commandos of profile cards, D10 table rules."""

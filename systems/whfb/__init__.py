@@ -1,0 +1,1 @@
+"""Warhammer Battle with its advanced rules."""

@@ -1,1 +1,0 @@
-"""Unit tests of the army-list validation engine and the roster importers."""

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class VenueConfig(AppConfig):
+    name = "venue"
+    verbose_name = _("Venue")
+    default_auto_field = "django.db.models.BigAutoField"
