@@ -3,7 +3,6 @@ seed's example map: west's Thunderhawks are based in 2, Drop waits in orbit."""
 from dataclasses import replace
 
 import pytest
-from epic_campaign_states import det, example_state, order, place, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,6 +28,7 @@ from campaigns.engine.state import (
 from campaigns.engine.turn import BattleResult, close_turn
 from campaigns.forms import parse_units, units_text
 from missions.dice import EnteredRoller
+from tests.campaigns.epic_campaign_states import det, example_state, order, place, run
 
 
 def mission(side, name, kind, to=None, route=(), return_route=(), escort_of=None, from_=None):

@@ -16,15 +16,18 @@ from campaigns.services import pack as campaign_pack
 from campaigns.services import turns as campaign_turns
 from campaigns.services.campaign import current_turn
 from tests.browser.campaigns import EAST_ARMY, PLACEMENTS, WEST_ARMY, running_campaign
-from tests.campaigns.test_campaign_pages import (
+from tests.campaigns.test_campaign_pages import (  # noqa: F401  (fixtures)  # noqa: F401  (fixtures)
     actor_of,
     assert_offers_only_accepted,
     client_of,
     cockpit,
     declare,
+    desk,
     options,
     page,
+    people,
     press,
+    staff,
 )
 
 pytestmark = pytest.mark.django_db

@@ -24,14 +24,17 @@ from events.services import exports, restore
 from tests.campaigns.test_campaign_air_api import air, mission, running
 from tests.campaigns.test_campaign_air_pages import air_campaign
 from tests.campaigns.test_campaign_api import Players, accepted, confirm, initiative, order, path
-from tests.campaigns.test_campaign_pages import (
+from tests.campaigns.test_campaign_pages import (  # noqa: F401  (fixtures)  # noqa: F401  (fixtures)
     assert_offers_only_accepted,
     client_of,
     cockpit,
     declare,
+    desk,
     options,
     page,
+    people,
     press,
+    staff,
 )
 from tests.tournament_fixtures import expect, get, post
 

@@ -4,8 +4,6 @@ the seed's example map: west's Thunderhawks are based in 2 with the Reserve."""
 from dataclasses import replace
 
 import pytest
-from epic_campaign_states import det, order, place, run
-from test_campaign_air_missions import air_state, mission, refusal
 
 from campaigns.choices import choices, order_label, order_of
 from campaigns.engine import air_missions as air
@@ -16,6 +14,8 @@ from campaigns.engine.replay import replay_all, turn_start
 from campaigns.engine.state import ATTACK, ESCORT, INTERCEPTION, MOVE, REACTION, TRANSPORT
 from campaigns.engine.turn import BattleResult
 from missions.dice import EnteredRoller
+from tests.campaigns.epic_campaign_states import det, order, place, run
+from tests.campaigns.test_campaign_air_missions import air_state, mission, refusal
 
 
 def transport_moves(to="9", route=("5", "8", "9"), state=None, **changes):

@@ -3,7 +3,6 @@ the seed's example map (west Armour in 7 faces east Gunz in A; Scouts in 9 face 
 from dataclasses import replace
 
 import pytest
-from epic_campaign_states import det, example_state, order, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,6 +13,7 @@ from campaigns.engine.map import EAST, WEST
 from campaigns.engine.orders import apply_order, check_order
 from campaigns.engine.state import INFILTRATION, MOVE
 from missions.dice import EnteredRoller
+from tests.campaigns.epic_campaign_states import det, example_state, order, run
 
 SCOUT = Unit("Scout Squad", "infantry", 50, frozenset({INFILTRATOR}))
 TACTICAL = Unit("Tactical Squad", "infantry", 100)

@@ -2,7 +2,6 @@
 from dataclasses import replace
 
 import pytest
-from epic_campaign_states import det, example_state, order, place, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +15,7 @@ from campaigns.engine.orders import (
     interleave,
 )
 from campaigns.engine.state import ATTACK, FORTIFY, MOVE, REACTION, CampaignState
+from tests.campaigns.epic_campaign_states import det, example_state, order, place, run
 
 
 def refusal(state, one):

@@ -4,12 +4,12 @@ majors once every detachment left is needed to guard them (R10, G28: air does no
 from dataclasses import replace
 
 import pytest
-from epic_campaign_states import det, example_state
 
 from campaigns.engine.army import AIR, AIRBORNE
 from campaigns.engine.map import EAST, WEST
 from campaigns.engine.placement import placement_refusal
 from campaigns.pages.setup import placement_choices
+from tests.campaigns.epic_campaign_states import det, example_state
 
 WEST_CODES = list("123456789")
 MAJORS = ("1", "3")

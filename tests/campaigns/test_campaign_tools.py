@@ -1,6 +1,5 @@
 """Initiative, planet, phase roll-offs, fortifications, armies and score rules (seed 001)."""
 import pytest
-from epic_campaign_states import example_state
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -30,6 +29,7 @@ from campaigns.engine.tools import (
     roll_planet,
 )
 from missions.dice import DiceMissing, EnteredRoller, Roller
+from tests.campaigns.epic_campaign_states import example_state
 
 
 def test_initiative_value_of_the_seed_example():

@@ -2,7 +2,6 @@
 from dataclasses import replace
 
 import pytest
-from epic_campaign_states import det, example_state, order, place, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,6 +11,7 @@ from campaigns.engine.scoring import ALL_TERRITORIES, BY_SCORE, ONCE
 from campaigns.engine.state import ATTACK, FORTIFY, REACTION, CampaignState
 from campaigns.engine.turn import BattleResult, CloseRefused, CloseSettings, close_turn
 from missions.dice import EnteredRoller
+from tests.campaigns.epic_campaign_states import det, example_state, order, place, run
 
 EVEN = {WEST: 4, EAST: 4}  # other-sectors dice: 4 is −1 for a score from 0 to 10
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pairing_oracle import all_pairings
 
 from events.pairing.bounds import gap_lower_bound, odd_thresholds, score_groups
+from tests.events.pairing_oracle import all_pairings
 
 score_lists = st.lists(st.sampled_from([0, 1, 2, 3, 4, 6, 9, 10]), min_size=2, max_size=10).filter(
     lambda xs: len(xs) % 2 == 0

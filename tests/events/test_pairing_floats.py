@@ -15,7 +15,6 @@ from itertools import combinations
 import rustworkx as rx
 from hypothesis import HealthCheck, given, settings, target
 from hypothesis import strategies as st
-from pairing_oracle import all_pairings, optimum_cost, simulated_event
 
 from events.pairing import PairingSettings, PlayerState, pair_round
 from events.pairing.affinities import affinity_bound
@@ -27,6 +26,7 @@ from events.pairing.problem import BYE_SOFT, GAP, STRONG, WEAK, affinity_counts,
 from events.pairing.swiss import Ladder, fit_tiebreak, lower_bound, matching_cost, weighted
 from events.pairing.weights import make_encoder
 from events.pairing.windows import layout_of, window_gap_bound
+from tests.events.pairing_oracle import all_pairings, optimum_cost, simulated_event
 
 SHAPED = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FAST_STEPS = ("bracket", "sparse", "floats", "sparse_wide")

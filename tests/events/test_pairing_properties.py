@@ -7,7 +7,9 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pairing_oracle import (
+
+from events.pairing import PairingSettings, PlayerState, pair_round
+from tests.events.pairing_oracle import (
     cost_of,
     max_clean_matching,
     met,
@@ -18,8 +20,6 @@ from pairing_oracle import (
     same_counts,
     simulated_event,
 )
-
-from events.pairing import PairingSettings, PlayerState, pair_round
 
 events = st.tuples(st.integers(min_value=2, max_value=40), st.integers(0, 2**32), st.booleans())
 small_events = st.tuples(

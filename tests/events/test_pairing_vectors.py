@@ -9,7 +9,6 @@ from itertools import combinations
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pairing_oracle import random_event, random_settings
 
 from events.pairing.bounds import score_groups
 from events.pairing.graphs import groups_of, is_clean, shuffled
@@ -18,6 +17,7 @@ from events.pairing.problem import N_COST_TIERS, build_problem, pair_penalty
 from events.pairing.swiss import fit_tiebreak, matching_cost
 from events.pairing.vectors import clean_mask, rematches
 from events.pairing.weights import edge_weights, make_encoder
+from tests.events.pairing_oracle import random_event, random_settings
 
 CASES = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 events = st.tuples(

@@ -7,11 +7,11 @@ import random
 import rustworkx as rx
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pairing_oracle import brute_force_cost
 
 from events.pairing import PairingSettings, PlayerState, pair_round
 from events.pairing.problem import build_problem
 from events.pairing.weights import make_encoder, tier_bounds
+from tests.events.pairing_oracle import brute_force_cost
 
 
 def random_matching_penalties(rng: random.Random, per_edge, pairs: int, bye: bool):

@@ -4,11 +4,11 @@ import json
 from pathlib import Path
 
 import pytest
-from cod_catalogue import ALLOWANCE, CATEGORIES, MISSIONS
 
 from missions.catalogue_types import MissionSpec, StratagemException, VpRules
 from missions.legality import allowance_for
 from missions.margin import DEFAULT_BANDS, MarginBand
+from tests.missions.cod_catalogue import ALLOWANCE, CATEGORIES, MISSIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -2,7 +2,6 @@
 seeded roller's faces gives exactly the seeded answer, whatever engine asked for the dice."""
 
 import pytest
-from cod_catalogue import MISSIONS, SPECIAL, STANDARD
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +17,7 @@ from missions.dice import (
 from missions.pregame import TURN_SYSTEMS, pregame, random_game_length
 from missions.selection import roll_mission
 from systems.w40k4 import dynamics
+from tests.missions.cod_catalogue import MISSIONS, SPECIAL, STANDARD
 
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
 PLAYERS = ("A", "B")

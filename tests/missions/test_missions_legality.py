@@ -1,12 +1,12 @@
 """Stratagem legality (rules §3.1, §7.1, §8.3–§8.6)."""
 
 import pytest
-from cod_catalogue import ALLOWANCE, CATEGORIES, DEPLOYMENT, KEY_BUILDINGS, MISSIONS
 from hypothesis import given
 from hypothesis import strategies as st
 
 from missions.catalogue_types import StratagemException
 from missions.legality import Allowance, allowance_for, check_stratagems
+from tests.missions.cod_catalogue import ALLOWANCE, CATEGORIES, DEPLOYMENT, KEY_BUILDINGS, MISSIONS
 
 SLUGS = sorted(CATEGORIES)
 

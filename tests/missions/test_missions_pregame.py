@@ -1,7 +1,6 @@
 """Pre-game rolls (rules §2.9, §6.0, §7.2, §8) and on-demand rolls (§3.5, §7.3–§7.5)."""
 
 import pytest
-from cod_catalogue import MISSIONS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +18,7 @@ from missions.pregame import (
     random_game_length,
     reserves_roll,
 )
+from tests.missions.cod_catalogue import MISSIONS
 
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
 PLAYERS = ("Ann", "Bob")

@@ -1,12 +1,12 @@
 """Mission selection by D6 (rules §2.5, api-v1 missions/roll)."""
 
 import pytest
-from cod_catalogue import SPECIAL, STANDARD
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from missions.dice import DiceError, Roll, Roller
 from missions.selection import roll_mission
+from tests.missions.cod_catalogue import SPECIAL, STANDARD
 
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
 modes = st.sampled_from(["reroll", "special"])

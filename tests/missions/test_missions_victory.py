@@ -3,7 +3,6 @@
 from dataclasses import replace
 
 import pytest
-from cod_catalogue import MISSIONS
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -17,6 +16,7 @@ from missions.victory import (
     score,
     validate_unit,
 )
+from tests.missions.cod_catalogue import MISSIONS
 
 BOTH = VpRules("both")
 BLITZ = MISSIONS["attaque-eclair"].victory_points

@@ -1,7 +1,6 @@
 """W40K Dynamics (seed 004_353b34e43c4d7e4e.txt): tokens, passes, advantage, morale, pre-game."""
 
 import pytest
-from cod_catalogue import MISSIONS
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -9,6 +8,7 @@ from missions.dice import DiceMissing, EnteredRoller, Roller
 from missions.pregame import DynamicsPregameResult, pregame
 from systems.w40k4 import dynamics
 from systems.w40k4.dynamics import UnitInitiative, Vehicle
+from tests.missions.cod_catalogue import MISSIONS
 
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
 points = st.integers(min_value=1, max_value=100_000)

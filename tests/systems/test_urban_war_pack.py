@@ -43,6 +43,7 @@ from tests.printing.test_system_packs import (
     content_queries,
     flat,
     layout_lines,
+    media,  # noqa: F401  (fixture)
 )
 
 TICK = "☐"
