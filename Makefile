@@ -28,8 +28,13 @@ run: messages
 	$(RUN_ENV) $(BIN)/python manage.py demo_data --host $(HOST) --port $(PORT)
 	$(RUN_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
+# In parallel (pytest-xdist), one worker per CPU; each worker has its own test database, Redis
+# databases and live-server port (tests/conftest.py). `make test PYTEST_ARGS=...` adds options.
+PYTEST_WORKERS ?= auto
+PYTEST_ARGS    ?=
+
 test: messages
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

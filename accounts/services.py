@@ -22,12 +22,18 @@ from accounts.login_limits import account_locked, locked_message
 from accounts.profiles import preferred_language
 from config.api_errors import validated
 from config.ratelimit import LoginThrottle, SignupThrottle, client_ip, hit
+from config.refusals import Refusal
 
 User = get_user_model()
 
 
-class UsernameTaken(Exception):
+class UsernameTaken(Refusal):
     """Another account has this username, in any case (the database refused the insert)."""
+
+    status = 409
+
+    def __init__(self, username: str) -> None:
+        super().__init__(username_taken_message(), "username_taken", username=username)
 
 
 def username_taken_message() -> str:

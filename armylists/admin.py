@@ -6,7 +6,7 @@ from django.db import transaction
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
-from armylists import services, systems, tasks
+from armylists import chart_reports, systems, tasks
 from armylists.models import ArmyList, Chart, ChartSlot, Faction, GameSystem, Slot
 from systems.urban_war.cards_admin import ProfileCardAdmin
 
@@ -101,8 +101,8 @@ class ArmyListAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("validation report"))
     def report_table(self, obj: ArmyList):
-        names = services.slot_names(obj.chart.game_system)
-        report = services.render_report(obj.report, names)
+        names = chart_reports.slot_names(obj.chart.game_system)
+        report = chart_reports.render_report(obj.report, names)
         items = [(_("error"), p["message"]) for p in report["errors"]]
         items += [(_("warning"), p["message"]) for p in report["warnings"]]
         if not items:

@@ -5,7 +5,7 @@ from rest_framework import permissions, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from armylists import services, systems_api
+from armylists import chart_reports, services, systems_api
 from armylists.messages import render_roster_error
 from armylists.models import ArmyList
 from armylists.roster import RosterUnreadable
@@ -40,7 +40,7 @@ class ReadList:
 
     def entries(self):
         if "units" in self.attrs:
-            return services.entries_from_units(self.attrs["units"])
+            return chart_reports.entries_from_units(self.attrs["units"])
         data, self.filename = roster_bytes(self.attrs)
         self.raw = data.encode() if isinstance(data, str) else data
         self.parsed = services.read_roster(data, self.attrs["roster_format"], self.chart.game_system)
@@ -60,8 +60,8 @@ def _roster_error(exc: RosterUnreadable) -> Response:
 
 
 def _report_response(read: ReadList, report_data: dict, status_code: int = 200, **extra) -> Response:
-    names = services.slot_names(read.chart.game_system)
-    body = services.render_report(report_data, names)
+    names = chart_reports.slot_names(read.chart.game_system)
+    body = chart_reports.render_report(report_data, names)
     if read.parsed is not None:
         body["units"] = services.entries_data(read.parsed.entries)
         body["roster_format"] = read.parsed.format
@@ -127,6 +127,6 @@ class MyListView(APIView):
             ArmyList.objects.select_related("chart__game_system"), pk=pk, owner=request.user
         )
         data = ArmyListSerializer(army_list).data
-        names = services.slot_names(army_list.chart.game_system)
-        data["report"] = services.render_report(army_list.report, names)
+        names = chart_reports.slot_names(army_list.chart.game_system)
+        data["report"] = chart_reports.render_report(army_list.report, names)
         return Response(data)

@@ -1,5 +1,6 @@
-"""Army-list use cases: read a roster, validate against a chart, store a list with its verdict."""
-import json
+"""Army-list use cases: read a roster, validate against a chart, store a list with its verdict.
+
+The count-based checks and their reports are in chart_reports.py."""
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
@@ -7,18 +8,16 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from armylists.messages import render_problem
+from armylists.chart_reports import (
+    chart_spec,
+    problem_data,
+    report_data,
+    validate_entries,
+)
 from armylists.models import ArmyList, Chart, GameSystem
 from armylists.roster import ParsedRoster, RosterUnreadable, parse_roster
-from armylists.roster.warnings import merge_warnings
-from armylists.validation import ChartSpec, Entry, Problem, Report, chart_from_rows, validate
-from config.i18n import localized
+from armylists.validation import ChartSpec, Entry, Problem, validate
 from config.input_checks import contains_nul
-
-
-def chart_spec(chart: Chart) -> ChartSpec:
-    rows = [(row.slot.code, row.compulsory, row.optional) for row in chart.rows.all()]
-    return chart_from_rows(chart.slug, rows, chart.points_min, chart.points_max)
 
 
 def charts_with_rows():
@@ -31,10 +30,6 @@ def slot_aliases(game_system: GameSystem) -> dict[str, str]:
         for alias in [slot.code, slot.name_en, slot.name_fr, *slot.aliases]:
             aliases[str(alias)] = slot.code
     return aliases
-
-
-def slot_names(game_system: GameSystem, language: str | None = None) -> dict[str, str]:
-    return {slot.code: localized(slot, "name", language) for slot in game_system.slots.all()}
 
 
 def read_roster(data: bytes | str, fmt: str, game_system: GameSystem) -> ParsedRoster:
@@ -52,54 +47,6 @@ def _holds_nul(parsed: ParsedRoster) -> bool:
     return contains_nul([parsed.name, parsed.game_system,
                          [(entry.name, entry.slot) for entry in parsed.entries],
                          [dict(problem.params) for problem in parsed.warnings]])
-
-
-def entries_from_units(units: Sequence[Mapping[str, Any]]) -> list[Entry]:
-    return [
-        Entry(name=u["name"], slot=u.get("slot"), points=u["points"], models=u.get("models", 1))
-        for u in units
-    ]
-
-
-def validate_entries(chart: Chart, points_limit: int, entries: Sequence[Entry]) -> Report:
-    return validate(entries, chart_spec(chart), points_limit)
-
-
-def problem_data(problem: Problem) -> dict[str, Any]:
-    return {"code": problem.code, "slot": problem.slot, "params": dict(problem.params)}
-
-
-def report_data(report: Report, extra_warnings: Sequence[Problem] = ()) -> dict[str, Any]:
-    """The language-neutral report that is stored; messages are added when it is read."""
-    return _as_stored({
-        "valid": report.valid,
-        "total_points": report.total_points,
-        "slots": {
-            slot: {"count": c.count, "min": c.min, "max": c.max} for slot, c in report.slots.items()
-        },
-        "errors": [problem_data(p) for p in report.errors],
-        "warnings": [problem_data(p) for p in merge_warnings(extra_warnings, report.warnings)],
-    })
-
-
-def _as_stored(data: dict[str, Any]) -> dict[str, Any]:
-    """The JSON round trip (tuples become lists), so fresh and stored reports compare equal."""
-    return json.loads(json.dumps(data))
-
-
-def render_report(data: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
-    """Add a `message` in the active language to every problem of a stored report."""
-    def render(problems: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-        out = []
-        for p in problems:
-            item = {"code": p["code"], "message": render_problem(p["code"], p.get("slot"), p.get("params", {}), names)}
-            if p.get("slot"):
-                item["slot"] = p["slot"]
-            item["params"] = p.get("params", {})
-            out.append(item)
-        return out
-
-    return {**data, "errors": render(data["errors"]), "warnings": render(data["warnings"])}
 
 
 def entries_data(entries: Sequence[Entry]) -> list[dict[str, Any]]:

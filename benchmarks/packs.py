@@ -71,7 +71,7 @@ def build_measured(round_id: int, renderer: str) -> dict:
     from config.gc_pause import young_objects_only
     from events.models import Round
     from printing.render import render_job, render_pack, render_pack_weasyprint, whole_document
-    from printing.services.packs import pack_content
+    from printing.services.mission_pack import pack_content
 
     wall, cpu = time.perf_counter(), cpu_seconds()
     with young_objects_only():  # as the task runs

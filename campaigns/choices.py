@@ -8,7 +8,7 @@ it names or points at an enemy detachment (R12)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 
 from django.utils.translation import gettext as _
@@ -235,8 +235,20 @@ def _ground(state: CampaignState, side: str, kind: str, ready: list[Detachment])
             for a in attacks for d in ready]
 
 
-def choices(state: CampaignState, side: str, ids: Mapping[str, int]) -> dict[str, list[Choice]]:
-    """Per order kind of the open phase, the orders the engine accepts for ``side`` now."""
+def shown(order: Order, public: Mapping[int, int]) -> Order:
+    """``order`` naming the orders it answers (an attack, an escorted mission) by the ids players
+    read (campaigns/services/order_numbers.py) instead of the engine's."""
+    return replace(order, for_attack=public.get(order.for_attack, order.for_attack)
+                   if order.for_attack is not None else None,
+                   escort_of=public.get(order.escort_of, order.escort_of)
+                   if order.escort_of is not None else None)
+
+
+def choices(state: CampaignState, side: str, ids: Mapping[str, int],
+            public: Mapping[int, int] | None = None) -> dict[str, list[Choice]]:
+    """Per order kind of the open phase, the orders the engine accepts for ``side`` now; their
+    tokens and labels name other orders by ``public`` ids (engine id → public id)."""
+    public = {} if public is None else public
     out: dict[str, list[Choice]] = {}
     for kind in PHASE_KINDS.get(state.phase or "", ()):
         kept = []
@@ -244,10 +256,11 @@ def choices(state: CampaignState, side: str, ids: Mapping[str, int]) -> dict[str
             verdict = check_order(state, order)
             if verdict.refusal is not None:
                 continue
-            label = _choice_label(order)
+            told = shown(order, public)
+            label = _choice_label(told)
             if verdict.bonus:
                 label = _bonus_label(label, verdict.commander)
-            kept.append(Choice(token_of(order, ids), order, label, verdict.bonus))
+            kept.append(Choice(token_of(told, ids), order, label, verdict.bonus))
         out[kind] = kept
     return out
 

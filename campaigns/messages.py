@@ -1,4 +1,4 @@
-"""Epic 40,000 campaign codes (league/campaign/) as sentences in the reader's language; the code
+"""Epic 40,000 campaign codes (campaigns/engine/) as sentences in the reader's language; the code
 stays the stable part. Codes not listed here fall back to missions.systems_messages."""
 from collections.abc import Mapping
 

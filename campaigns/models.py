@@ -4,7 +4,7 @@ the orders, battles and reveals of each turn, and the score ledger.
 A campaign owns a ``Tournament`` of game system ``epic40k``: its players are the two sides'
 players, its rounds the turns and its games the battles, so reports, confirmations and the audit
 log work as for any event. The map state (control, fortified, isolated) is one JSON object per
-campaign, changed only under the campaign's row lock. Rules: league/campaign/ (R1–R40, G1–G30)."""
+campaign, changed only under the campaign's row lock. Rules: campaigns/engine/ (R1–R40, G1–G30)."""
 from django.conf import settings as django_settings  # Campaign has a field "settings"
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -31,7 +31,7 @@ class Campaign(models.Model):
     army_points = models.PositiveIntegerField(_("army points"), default=5000)  # R1
     victory_score = models.PositiveSmallIntegerField(_("victory score"), default=24)  # R35, G26
     # adjacency (G4), planet_on_eight (G3), territory_scoring (G16), battle_points_basis (G17),
-    # other_sectors_table (G19): league/campaign_state_serializers.SettingsSerializer.
+    # other_sectors_table (G19): campaigns/state_serializers.SettingsSerializer.
     settings = models.JSONField(_("settings"), default=dict, blank=True)
     planet = models.CharField(_("planet"), max_length=40, blank=True)
     planet_rolls = models.JSONField(_("planet rolls"), default=list, blank=True)
@@ -182,6 +182,10 @@ class CampaignOrder(models.Model):
     return_route = models.JSONField(_("return route"), default=list, blank=True)
     escort_of = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True,
                                   related_name="escorts", verbose_name=_("escort of"))
+    # The id players read and name (a reaction's attack, an escort's mission): numbered per
+    # turn and side, west odd and east even, so it says nothing of the other side's orders
+    # (campaigns/services/order_numbers.py). None for an order older than the numbering.
+    number = models.PositiveIntegerField(_("number"), null=True, blank=True)
     created_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
                                    null=True, blank=True, related_name="+")
     created_at = models.DateTimeField(_("declared"), auto_now_add=True)

@@ -16,7 +16,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import mark_safe
 
-from printing.render import merge, stylesheet
+from printing.pdf_merge import merge
+from printing.render import stylesheet
 
 STYLESHEET = "packs/campaign.css"
 Progress = Callable[[int, int], None]

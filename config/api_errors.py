@@ -7,6 +7,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from config.refusals import Refusal
 from config.request_limits import TOO_LARGE_CODE, too_large_message
 
 logger = logging.getLogger(__name__)
@@ -20,10 +21,8 @@ class Conflict(exceptions.APIException):
 
 
 def exception_handler(exc, context):
-    from events.errors import ServiceError  # config sits above the apps; import late
-
-    if isinstance(exc, ServiceError):
-        return Response({"detail": str(exc.message), "code": exc.code}, status=exc.status)
+    if isinstance(exc, Refusal):  # every context's refusals, mapped here only
+        return Response({"detail": str(exc), "code": exc.code}, status=exc.status)
     if isinstance(exc, RequestDataTooBig):
         exc = exceptions.ValidationError({"detail": too_large_message(), "code": TOO_LARGE_CODE})
     elif isinstance(exc, SuspiciousOperation):

@@ -1,16 +1,14 @@
-"""/api/v1/: the public REST API (see ../shared/api-v1.md for the fixed part)."""
+"""/api/v1/: the public REST API (see ../shared/api-v1.md for the fixed part). Each game system
+contributes the URLs of its stateless tools through the registry (``GameSystem.api_urls``)."""
 from django.urls import include, path
 
 from accounts import services as accounts
 from armylists import api as armylists_api
 from armylists import systems_api
-from campaigns.api import campaign as campaign_api
 from events import api as league_api
 from events import rolls_api
 from missions import api as missions_api
-from systems.urban_war import api as urban_war_api
-from systems.w40k4 import dynamics_api
-from systems.whfb import api as whfb_api
+from systems.registry import game_systems
 from venue import clock_api
 
 urlpatterns = [
@@ -34,19 +32,8 @@ urlpatterns = [
     path("dice/roll/", missions_api.DiceRollView.as_view(), name="api-dice-roll"),
     path("dice/game-length/", missions_api.GameLengthView.as_view(), name="api-game-length"),
     path("victory-points/", missions_api.VictoryPointsView.as_view(), name="api-victory-points"),
-    path("dynamics/tokens/", dynamics_api.TokensView.as_view(), name="api-dynamics-tokens"),
-    path("dynamics/passes/", dynamics_api.PassesView.as_view(), name="api-dynamics-passes"),
-    path("dynamics/advantage/", dynamics_api.AdvantageView.as_view(), name="api-dynamics-advantage"),
-    path("dynamics/morale/", dynamics_api.MoraleView.as_view(), name="api-dynamics-morale"),
-    path("whfb/victory-points/", whfb_api.WhfbVictoryPointsView.as_view(), name="api-whfb-victory-points"),
-    path("epic40k/initiative/", campaign_api.InitiativeView.as_view(), name="api-epic40k-initiative"),
-    path("epic40k/planet/", campaign_api.PlanetView.as_view(), name="api-epic40k-planet"),
-    path("epic40k/army/validate/", campaign_api.ArmyValidateView.as_view(), name="api-epic40k-army-validate"),
-    path("epic40k/isolation/", campaign_api.IsolationView.as_view(), name="api-epic40k-isolation"),
-    path("epic40k/score/", campaign_api.ScoreView.as_view(), name="api-epic40k-score"),
-    path("epic40k/other-sectors/", campaign_api.OtherSectorsView.as_view(), name="api-epic40k-other-sectors"),
-    path("epic40k/fortifications/", campaign_api.FortificationsView.as_view(), name="api-epic40k-fortifications"),
-    path("urban-war/command-test/", urban_war_api.CommandTestView.as_view(), name="api-urban-war-command-test"),
+    # Each game system's stateless tools (/dynamics/, /whfb/, /urban-war/, /epic40k/...).
+    *(path("", include(system.api_urls)) for system in game_systems() if system.api_urls),
     path("tournaments/", league_api.TournamentListView.as_view(), name="api-tournaments"),
     path("tournaments/<slug:slug>/", league_api.TournamentView.as_view(), name="api-tournament"),
     path("tournaments/<slug:slug>/status/", league_api.TournamentStatusView.as_view(), name="api-tournament-status"),

@@ -1,13 +1,19 @@
 """Rate limits for sign-up, log-in and password reset, shared by the API and the site's pages:
-per client address (config.client_address), per account or per e-mail address (hashed)."""
+per client address (config.client_address), per account or per e-mail address (hashed).
+
+The counters live in the shared cache; while it fails (config.cache_outage) they are kept in
+this process instead: each web process then allows the full rate, never more, never none."""
 import hashlib
 import re
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.cache.backends.base import BaseCache
+from django.core.cache.backends.locmem import LocMemCache
 from rest_framework.throttling import SimpleRateThrottle
 
+from config.cache_outage import CACHE_ERRORS, failed
 from config.client_address import client_address
 
 # Generous enough for a 200-player venue behind one Wi-Fi address; strict enough for scripts.
@@ -17,6 +23,8 @@ DEFAULT_RATES = {"signup": "60/hour", "login": "30/minute", "login_account": "10
                  "password_reset": "20/hour", "password_reset_email": "3/hour"}
 PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 PERIOD = re.compile(r"(\d*)\s*([smhd])(?:ec|in|our|ay)?(?:ond|ute)?s?", re.IGNORECASE)
+# The counters of this process while the shared cache fails (room for a venue's addresses).
+IN_PROCESS = LocMemCache("muster-ratelimit-in-process", {"OPTIONS": {"MAX_ENTRIES": 20_000}})
 
 
 @dataclass(frozen=True)
@@ -76,7 +84,14 @@ def count(scope: str, ident: str) -> None:
 def exhausted(scope: str, ident: str) -> bool:
     """True when `ident` has used up its events for `scope` in the current window."""
     rate = rate_for(scope)
-    return rate is not None and (cache.get(_key(scope, ident)) or 0) >= rate.requests
+    if rate is None:
+        return False
+    try:
+        used = cache.get(_key(scope, ident))
+    except CACHE_ERRORS as error:
+        failed("the rate limits", error)
+        used = IN_PROCESS.get(_key(scope, ident))
+    return (used or 0) >= rate.requests
 
 
 def _key(scope: str, ident: str) -> str:
@@ -84,13 +99,20 @@ def _key(scope: str, ident: str) -> str:
 
 
 def _count(scope: str, ident: str, rate: Rate) -> int:
-    # The window starts at the first event and the counter expires with it (incr keeps the TTL).
-    key = _key(scope, ident)
-    cache.add(key, 0, timeout=rate.seconds)
     try:
-        return cache.incr(key)
+        return _count_in(cache, _key(scope, ident), rate)
+    except CACHE_ERRORS as error:
+        failed("the rate limits", error)
+        return _count_in(IN_PROCESS, _key(scope, ident), rate)
+
+
+def _count_in(counters: BaseCache, key: str, rate: Rate) -> int:
+    # The window starts at the first event and the counter expires with it (incr keeps the TTL).
+    counters.add(key, 0, timeout=rate.seconds)
+    try:
+        return counters.incr(key)
     except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=rate.seconds)
+        counters.set(key, 1, timeout=rate.seconds)
         return 1
 
 

@@ -1,4 +1,5 @@
 """Settings, all from the environment; with none set, Muster runs embedded (SQLite, eager tasks)."""
+import sys
 from pathlib import Path
 
 import environ
@@ -50,6 +51,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "config.request_guards.RequestGuardMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.errors.RefusedConnectionMiddleware",  # a refused connection: 503, not 500
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -85,8 +87,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         **DATABASES["default"].get("OPTIONS", {}),
     }
 else:
-    # Keep connections between requests (fewer connects), checked before each reuse.
-    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+    # Keep connections between requests (fewer connects), checked before each reuse, in the
+    # long-lived processes (gunicorn, Celery workers). Never under `manage.py runserver`: it
+    # serves each request in a thread of its own, whose connection would stay open unused
+    # (a registration burst ran PostgreSQL out of connections), so there it closes after each.
+    runserver = sys.argv[1:2] == ["runserver"]  # manage.py, django-admin, python -m django
+    DATABASES["default"]["CONN_MAX_AGE"] = 0 if runserver else env.int("CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -138,6 +144,12 @@ FILE_UPLOAD_HANDLERS = [
 ]
 
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://muster")}
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    # A Redis down or out of reach costs each call a second or two (redis-py waits 5 s), after
+    # which its callers go on without it (config.cache_outage). CACHE_URL's query overrides.
+    _redis_options = CACHES["default"].setdefault("OPTIONS", {})
+    _redis_options.setdefault("socket_connect_timeout", 1)
+    _redis_options.setdefault("socket_timeout", 2)
 
 # Celery: without a broker every task runs eagerly in-process (the embedded default).
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or None
@@ -228,7 +240,8 @@ SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
 MUSTER_INVITATION_DAYS = env.int("MUSTER_INVITATION_DAYS", default=14)
 
 # The game systems served: modules that each expose SYSTEM (systems/registry.py).
-MUSTER_GAME_SYSTEMS = ("systems.w40k4.system", "systems.whfb.system", "systems.urban_war.system")
+MUSTER_GAME_SYSTEMS = ("systems.w40k4.system", "systems.whfb.system", "systems.urban_war.system",
+                       "systems.epic40k.system")
 # The game system a new event starts with when none is named (the one slug core code knows).
 MUSTER_DEFAULT_GAME_SYSTEM = "w40k4"
 

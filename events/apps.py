@@ -8,3 +8,8 @@ class EventsConfig(AppConfig):
     label = "league"
     verbose_name = _("League")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from events import notice_letters  # the events' letters, handed to the notices
+
+        notice_letters.register()

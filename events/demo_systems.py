@@ -1,11 +1,14 @@
-"""Demo events of the other game systems, so a fresh site shows every system Muster serves: a
-W40K Dynamics event, a Warhammer Battle event ranked by the ÖMS 2011 table, and an Urban War
-event, each with the demo players, their lists and round 1 paired (two results in)."""
+"""Demo events of the game systems, so a fresh site shows every system Muster serves: each
+system gives its `DemoEvent` (``GameSystem.demo_event``, e.g. systems/whfb/demo.py), created
+here with the demo players, their lists and round 1 paired (two results in); and the demo Epic
+40,000 campaign."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from django.utils.module_loading import import_string
 
 from armylists import systems as list_systems
 from armylists.models import Chart, GameSystem
@@ -13,23 +16,16 @@ from events.audit import SYSTEM
 from events.demo import LEGAL, PLAYERS
 from events.models import Game, Player, Tournament
 from events.services import lists, results, rounds, tournaments
-from missions.models import Level
+from systems.registry import game_systems
 
 PLAYER_COUNT = 8
-WHFB_UNITS = [
-    {"name": "General", "slot": "lords", "points": 150, "unit_type": "character"},
-    {"name": "Halberdiers", "slot": "core", "points": 300, "models": 20, "unit_type": "infantry"},
-    {"name": "Crossbowmen", "slot": "core", "points": 200, "models": 10, "unit_type": "infantry",
-     "tags": ["shooting"], "options": ["stakes"]},
-    {"name": "Knights", "slot": "special", "points": 250, "models": 5, "unit_type": "cavalry"},
-    {"name": "Baggage wagon", "slot": "core", "points": 60, "unit_type": "chariot", "baggage": True},
-]
-COMMANDO = [{"profile": "43101", "cal": cal, "commander": index == 0, "label": f"Marine {index + 1}"}
-            for index, cal in enumerate((2, 1, 1, 1, 0, 0, 0, 0))]
 
 
 @dataclass(frozen=True)
 class DemoEvent:
+    """One system's demo event: its slug and name, its columns (``fields``, read when it is
+    made), how a demo player's list is submitted and the result of a reported game."""
+
     slug: str
     name: str
     fields: Callable[[], dict[str, Any]]
@@ -37,7 +33,8 @@ class DemoEvent:
     result: Callable[[Game], results.ResultInput]
 
 
-def _system_list(body: dict[str, Any]) -> Callable[[Player], None]:
+def system_list(body: dict[str, Any]) -> Callable[[Player], None]:
+    """Submit ``body`` (as ``PUT …/list/`` takes it) through the event system's list rules."""
     def submit(player: Player) -> None:
         tournament = player.tournament
         rules = list_systems.rules_for(tournament.game_system.slug)
@@ -46,45 +43,25 @@ def _system_list(body: dict[str, Any]) -> Callable[[Player], None]:
     return submit
 
 
-def _chart_list(player: Player) -> None:
+def chart_list(player: Player) -> None:
+    """Submit the legal demo list of a count-based chart."""
     lists.submit_list(SYSTEM, player, role="", entries=LEGAL)
 
 
-def _system(slug: str, chart: str) -> dict[str, Any]:
-    return {"game_system": GameSystem.objects.get(slug=slug), "chart": Chart.objects.get(slug=chart)}
+def system_fields(system: str, chart: str) -> dict[str, Any]:
+    """The event's game system and chart, by slug."""
+    return {"game_system": GameSystem.objects.get(slug=system),
+            "chart": Chart.objects.get(slug=chart)}
 
 
-EVENTS = (
-    DemoEvent(
-        "demo-dynamics", "Demo — W40K Dynamics",
-        lambda: {**_system("w40k4", "w40k4-standard"), "points_limit": 1500, "rounds": 3,
-                 "level": Level.objects.get(slug="alpha"), "turn_system": "dynamics"},
-        _chart_list,
-        lambda g: results.ResultInput(winner=g.player_a_id,
-                                      victory_points={g.player_a_id: 900, g.player_b_id: 400}),
-    ),
-    DemoEvent(
-        "demo-nuln", "Demo — Warhammer Battle",
-        lambda: {**_system("whfb", "whfb-open"), "points_limit": 2000, "rounds": 3,
-                 "advanced_rules": {"stakes": True, "baggage": True},
-                 "scoring": {"mode": "vp_table", "preset": "oms-2011"}},
-        _system_list({"faction": "empire", "units": WHFB_UNITS}),
-        lambda g: results.ResultInput(victory_points={g.player_a_id: 1300, g.player_b_id: 650},
-                                      facts={"baggage_captured_by": g.player_a_id}),
-    ),
-    DemoEvent(
-        "demo-urban", "Demo — Urban War",
-        lambda: {**_system("urban-war", "urban-war-commando"), "points_limit": 250, "rounds": 4},
-        _system_list({"models": COMMANDO}),
-        lambda g: results.ResultInput(winner=g.player_a_id, facts={
-            "commando_destroyed": g.player_b_id, "destroyed": {}}),
-    ),
-)
+def demo_events() -> list[DemoEvent]:
+    """Every installed system's demo event, in the registry's order."""
+    return [import_string(system.demo_event) for system in game_systems() if system.demo_event]
 
 
 def demo_system_events(accounts: Sequence[Any] = ()) -> list[Tournament]:
     """Create each demo event once; later calls return them unchanged."""
-    return [_event(event, accounts) for event in EVENTS]
+    return [_event(event, accounts) for event in demo_events()]
 
 
 def _event(event: DemoEvent, accounts: Sequence[Any]) -> Tournament:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from config.refusals import CodedRefusal
 from missions.objectives import OUTCOME_FIELDS
 from missions.pregame import DynamicsPregameResult
 
@@ -54,12 +55,15 @@ class Refs:
     score_entry: Map = _nothing
 
 
-class UnknownRef(ValueError):
+class UnknownRef(CodedRefusal, ValueError):
     """An id the mapping does not know: the document points at a row it does not hold."""
 
     def __init__(self, kind: str, value: Any) -> None:
-        super().__init__(f"unknown {kind} reference {value!r}")
+        super().__init__("unknown_reference", kind=kind, value=value)
         self.kind, self.value = kind, value
+
+    def __str__(self) -> str:
+        return f"unknown {self.kind} reference {self.value!r}"
 
 
 def _required(fn: Map, kind: str, value: Any) -> Any:

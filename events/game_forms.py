@@ -1,8 +1,8 @@
-"""Forms of the game page: result report (with the objective outcome), dispute, table rolls,
-the victory-points helper and the stratagem declaration. They only shape input."""
+"""Forms of the game page: result report (with the objective outcome), dispute, the
+victory-points helper and the stratagem declaration. They only shape input. The table-roll
+forms are in events/roll_forms.py and with each system's roll kinds (systems/<pkg>/rolls.py)."""
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,7 +14,7 @@ from config.i18n import current_language
 from events.errors import Invalid
 from events.forms import GrowableFormSet
 from events.models import Game, Player
-from events.services import results, table_rolls
+from events.services import results
 from missions import objectives, victory
 from missions import services as missions
 from missions.messages import vp_message
@@ -68,7 +68,7 @@ class ReportPreview:
     problem: str = ""
     conflict: str = ""
     refused: bool = False
-    # Game systems with facts of their own (league/system_game_forms): what the record adds to
+    # Game systems with facts of their own (systems/reports.py): what the record adds to
     # the winner (victory points, bonus, tournament points), and the line shown until it is known.
     lines: tuple[str, ...] = ()
     hint: str = ""
@@ -257,106 +257,6 @@ class ReportForm(forms.Form):
 class DisputeForm(forms.Form):
     reason = forms.CharField(label=_("Why do you dispute this result?"), max_length=500,
                              required=False, widget=forms.Textarea(attrs={"rows": 3}))
-
-
-# --- table rolls ---------------------------------------------------------------------------
-
-class TableRollForm(forms.Form):
-    """One roll button; ``turn`` and ``what`` only where the kind needs them. ``players`` are
-    the game's two players, for the kinds that name one (Dynamics, Urban War)."""
-
-    kind = forms.ChoiceField(choices=[(k, k) for k in table_rolls.KINDS], widget=forms.HiddenInput)
-    turn = forms.TypedChoiceField(label=_("Turn"), coerce=int, required=False)
-    what = forms.CharField(label=_("What for (optional)"), max_length=table_rolls.MAX_WHAT,
-                           required=False)
-    nonce = forms.CharField(max_length=32, required=False, widget=forms.HiddenInput)
-
-    def __init__(self, *args: Any, turns: tuple[int, ...] | range = (),
-                 players: tuple[Player, ...] = (), **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self.fields["turn"].choices = [(t, str(t)) for t in turns]
-        self.players = players
-
-    def request(self) -> table_rolls.TableRollRequest:
-        data = self.cleaned_data
-        return table_rolls.TableRollRequest(kind=data["kind"], turn=data.get("turn"),
-                                            what=data.get("what", ""), nonce=data.get("nonce", ""))
-
-    def player_choices(self) -> list[tuple[str, str]]:
-        return [(str(p.pk), p.name) for p in self.players]
-
-
-class AdvantageRollForm(TableRollForm):
-    """The W40K Dynamics advantage test of one pass; ``bonus_now`` is the player who finished
-    placing orders first (+1, once per turn), one box per player so either side may be named."""
-
-    pass_number = forms.TypedChoiceField(
-        label=_("Pass"), coerce=int, choices=[(p, str(p)) for p in table_rolls.PASSES])
-    bonus_now = forms.TypedMultipleChoiceField(
-        label=_("+1: finished placing orders first (once per turn)"), coerce=int, required=False,
-        widget=forms.CheckboxSelectMultiple)
-
-    def __init__(self, *args: Any, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self.fields["turn"].required = True
-        self.fields["bonus_now"].choices = self.player_choices()
-
-    def clean_bonus_now(self) -> list[int]:
-        chosen = self.cleaned_data.get("bonus_now") or []
-        if len(chosen) > 1:
-            raise forms.ValidationError(_("Only one player can have finished placing orders first."))
-        return chosen
-
-    def request(self) -> table_rolls.TableRollRequest:
-        data = self.cleaned_data
-        bonus = data.get("bonus_now") or []
-        return dataclasses.replace(super().request(), pass_=data["pass_number"],
-                                   bonus_now=bonus[0] if bonus else None)
-
-
-class InitiativeRollForm(TableRollForm):
-    """The Urban War initiative of one turn: a box per player whose commander is down (−1)."""
-
-    commander_down = forms.TypedMultipleChoiceField(
-        label=_("Commander panicked or dead (−1)"), coerce=int, required=False,
-        widget=forms.CheckboxSelectMultiple)
-
-    def __init__(self, *args: Any, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self.fields["turn"].required = True
-        self.fields["commander_down"].choices = self.player_choices()
-
-    def request(self) -> table_rolls.TableRollRequest:
-        down = tuple(self.cleaned_data.get("commander_down") or ())
-        return dataclasses.replace(super().request(), commander_down=down)
-
-
-class CommandTestRollForm(TableRollForm):
-    """The Urban War command test of one model: its CD and calibre, and other modifiers."""
-
-    cd = forms.IntegerField(label=_("Command (CD)"), min_value=1, max_value=10)
-    cal = forms.IntegerField(label=_("Calibre (CAL)"), min_value=0, max_value=table_rolls.MAX_CAL)
-    modifier = forms.IntegerField(label=_("Other modifiers"), initial=0, required=False,
-                                  min_value=-table_rolls.MAX_COMMAND_MODIFIER,
-                                  max_value=table_rolls.MAX_COMMAND_MODIFIER)
-
-    @property
-    def command_fields(self) -> list[Any]:
-        return [self["cd"], self["cal"], self["modifier"]]
-
-    def request(self) -> table_rolls.TableRollRequest:
-        data = self.cleaned_data
-        return dataclasses.replace(super().request(), cd=data["cd"], cal=data["cal"],
-                                   modifier=data.get("modifier") or 0)
-
-
-ROLL_FORMS: dict[str, type[TableRollForm]] = {
-    table_rolls.ADVANTAGE: AdvantageRollForm, table_rolls.INITIATIVE: InitiativeRollForm,
-    table_rolls.COMMAND: CommandTestRollForm}
-
-
-def roll_form_class(kind: str | None) -> type[TableRollForm]:
-    return ROLL_FORMS.get(kind or "", TableRollForm)
 
 
 # --- victory-points helper -----------------------------------------------------------------

@@ -174,7 +174,7 @@ class Tournament(models.Model):
 
     @property
     def rules(self):
-        """The event rules of this tournament's game system (league/systems)."""
+        """The event rules of this tournament's game system (events/systems)."""
         from events.systems import event_rules
 
         return event_rules(self.game_system.slug)

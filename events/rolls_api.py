@@ -1,5 +1,6 @@
 """API: table rolls of a game (api-v1-systems "Table rolls through the API"), through the same
-service as the game page (league/services/table_rolls)."""
+service as the game page (events/services/table_rolls); each kind is a `RollKind`
+(systems/rolls.py)."""
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response

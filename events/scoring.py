@@ -12,16 +12,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from config.refusals import CodedRefusal
+
 MAX_BANDS = 100
 
 
-class TableError(ValueError):
+class TableError(CodedRefusal, ValueError):
     """A band table that cannot score every difference once: a stable ``reason`` and params."""
 
-    def __init__(self, reason: str, **params: object) -> None:
-        super().__init__(f"{reason}: {params}")
-        self.reason = reason
-        self.params = params
+    @property
+    def reason(self) -> str:
+        return self.code
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """API shapes for tournaments, players, rounds, games, reports and standings."""
 from datetime import UTC, datetime
 
+from django.conf import settings as django_settings
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
@@ -14,7 +15,6 @@ from missions.models import Level
 from missions.serializers import MissionSerializer
 
 MAX_SEED = 2**31 - 1
-DEFAULT_SYSTEM = "w40k4"  # api-v1-systems: an event created without game_system
 
 
 class InstantField(serializers.DateTimeField):
@@ -41,7 +41,9 @@ class TournamentSerializer(serializers.ModelSerializer):
 
     game_system = serializers.SlugRelatedField(
         slug_field="slug", queryset=GameSystem.objects.all(), required=False,
-        default=serializers.CreateOnlyDefault(lambda: GameSystem.objects.get(slug=DEFAULT_SYSTEM)))
+        # api-v1-systems: an event created without game_system (MUSTER_DEFAULT_GAME_SYSTEM)
+        default=serializers.CreateOnlyDefault(
+            lambda: GameSystem.objects.get(slug=django_settings.MUSTER_DEFAULT_GAME_SYSTEM)))
     chart = serializers.SlugRelatedField(slug_field="slug", queryset=Chart.objects.all())
     level = serializers.SlugRelatedField(slug_field="slug", queryset=Level.objects.all(),
                                          required=False, allow_null=True)

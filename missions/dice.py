@@ -8,6 +8,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from config.refusals import CodedRefusal
+
 MAX_COUNT = 100
 MIN_SIDES, MAX_SIDES = 2, 100
 MAX_PLUS = 1000
@@ -28,7 +30,7 @@ class DiceError(RuntimeError):
     """A dice procedure could not finish (an endless run of ties or re-rolls)."""
 
 
-class EnteredDiceError(Exception):
+class EnteredDiceError(CodedRefusal):
     """The faces thrown at the table do not fit what must be rolled: a stable code and its params.
 
     Not a ValueError, so callers that read a ValueError as a bad expression cannot swallow it.
@@ -37,8 +39,7 @@ class EnteredDiceError(Exception):
     code = "dice_entered_invalid"
 
     def __init__(self, **params: object) -> None:
-        super().__init__(f"{self.code}: {params}")
-        self.params = params
+        super().__init__(type(self).code, **params)
 
 
 class DiceMissing(EnteredDiceError):

@@ -62,3 +62,23 @@ class Notice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.key} → {self.recipient_id or '-'}"
+
+
+class QueuedNotice(models.Model):
+    """A notice task waiting for the broker: written in the action's transaction, queued by
+    name after its commit, removed by the task once it has run. A row still here after the
+    grace time was not taken by the broker (an outage): the sweep queues it again."""
+
+    task = models.CharField(_("task"), max_length=60)
+    args = models.JSONField(_("arguments"), default=list)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    queued_at = models.DateTimeField(_("queued"), null=True, blank=True)
+    tries = models.PositiveSmallIntegerField(_("tries"), default=0)
+
+    class Meta:
+        verbose_name = _("queued notice")
+        verbose_name_plural = _("queued notices")
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"{self.task} {self.args}"

@@ -6,3 +6,10 @@ class PrintingConfig(AppConfig):
     name = "printing"
     verbose_name = _("Printing")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # Printing's own pack kinds; other contexts register theirs (printing/renderers.py).
+        from printing.services import mission_pack, wall_sheets
+
+        mission_pack.register()
+        wall_sheets.register()

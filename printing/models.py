@@ -64,6 +64,9 @@ class MissionPack(models.Model):
     # Builds started since the pack was requested or retried; bounds redeliveries of a
     # pack that kills its worker each time.
     runs = models.PositiveSmallIntegerField(_("runs"), default=0)
+    # When the build was last handed to the broker: a pending pack never queued (the broker was
+    # away) or queued long ago (the broker lost it) is queued again by the sweep.
+    queued_at = models.DateTimeField(_("queued"), null=True, blank=True)
 
     class Meta:
         db_table = "league_missionpack"  # kept from the league app

@@ -18,7 +18,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from printing.data import PairingLine
-from printing.render import merge, stylesheet
+from printing.pdf_merge import merge
+from printing.render import stylesheet
 
 STYLESHEET = "packs/wall.css"
 Progress = Callable[[int, int], None]

@@ -1,20 +1,102 @@
-"""Shared fixtures: a clean cache per test, eager Celery by default, a real worker on demand."""
+"""Shared fixtures: a clean cache per test, eager Celery by default, a real worker on demand,
+the staff and anonymous clients; and what keeps pytest-xdist's workers apart.
+
+Per-worker isolation (``make test`` runs ``pytest -n auto``): pytest-django suffixes the test
+database with the worker id (``test_muster_ci_gw1``; SQLite files live in the worker's own temp
+dir); each worker moves the Redis databases of CACHE_URL and CELERY_BROKER_URL down by one block
+(gw0 keeps 14/15, gw1 takes 12/13, ...), before any cache or broker connection is made; the real
+Celery workers it starts inherit those URLs and its test database; live servers bind port 0
+(a port fixed by DJANGO_LIVE_TEST_SERVER_ADDRESS moves up by the worker number).
+"""
 import os
 import subprocess
 import sys
 import uuid
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit, urlunsplit
 
 import pytest
 from django.conf import settings
 from django.core.cache import cache
+from django.core.signals import setting_changed
 from django.db import connection
 
 from config.celery import app as celery_app
+from events.audit import Actor
+from tests.browser.events import organiser
 from tests.tournament_fixtures import client_for, make_user
 
 ROOT = Path(__file__).resolve().parent.parent
+REDIS_DATABASES = 16  # Redis's default `databases`
+
+
+def worker_index() -> int:
+    """0 outside pytest-xdist and on gw0, 1 on gw1, ..."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    return int(worker[2:]) if worker.startswith("gw") else 0
+
+
+def redis_database(url: str) -> int | None:
+    """The database number of a redis:// URL (0 when it names none), None for other caches."""
+    parts = urlsplit(url)
+    if not parts.scheme.startswith("redis"):
+        return None
+    return int(parts.path.strip("/") or 0)
+
+
+def with_redis_database(url: str, number: int) -> str:
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{number}"))
+
+
+def _redis_per_worker() -> None:
+    """Give this xdist worker Redis databases no other worker uses.
+
+    `cache.clear()` runs FLUSHDB around every test, so two workers on one cache database would
+    wipe each other's entries (event caches are keyed by tournament id, which both reuse). The
+    block of databases the run names (CI: 14 and 15) moves down by its size per worker; the
+    environment is updated too, so Celery workers and `manage.py` subprocesses agree.
+    """
+    urls = {name: os.environ.get(name, "") for name in ("CACHE_URL", "CELERY_BROKER_URL")}
+    numbers = {name: redis_database(url) for name, url in urls.items() if url}
+    numbers = {name: number for name, number in numbers.items() if number is not None}
+    index = worker_index()
+    if not numbers or index == 0:
+        return
+    shift = index * (max(numbers.values()) - min(numbers.values()) + 1)
+    if min(numbers.values()) - shift < 0:
+        raise pytest.UsageError(
+            f"Redis has {REDIS_DATABASES} databases: too few for worker gw{index} below "
+            f"{sorted(numbers.values())}; run fewer workers (-n) or use higher database numbers")
+    moved = {name: with_redis_database(urls[name], number - shift)
+             for name, number in numbers.items()}
+    os.environ.update(moved)
+    if "CACHE_URL" in moved:
+        settings.CACHES["default"]["LOCATION"] = with_redis_database(
+            settings.CACHES["default"]["LOCATION"], numbers["CACHE_URL"] - shift)
+        # Django's own handler (django.test.signals) drops any cache connection already made.
+        setting_changed.send(sender=type(settings), setting="CACHES", value=settings.CACHES,
+                             enter=True)
+    if "CELERY_BROKER_URL" in moved:
+        broker = moved["CELERY_BROKER_URL"]
+        if settings.CELERY_RESULT_BACKEND == settings.CELERY_BROKER_URL:
+            settings.CELERY_RESULT_BACKEND = broker
+            celery_app.conf.result_backend = broker
+        settings.CELERY_BROKER_URL = broker
+        celery_app.conf.broker_url = broker
+
+
+def _live_server_per_worker() -> None:
+    """pytest-django's live server binds port 0 (a free port the system picks) unless
+    DJANGO_LIVE_TEST_SERVER_ADDRESS names one: then each worker takes the next port up."""
+    address = os.environ.get("DJANGO_LIVE_TEST_SERVER_ADDRESS", "")
+    host, _, port = address.rpartition(":")
+    if host and port.isdigit() and worker_index():
+        os.environ["DJANGO_LIVE_TEST_SERVER_ADDRESS"] = f"{host}:{int(port) + worker_index()}"
+
+
+_redis_per_worker()
+_live_server_per_worker()
 
 
 def pytest_collection_modifyitems(config, items):
@@ -141,17 +223,35 @@ def restartable_workers(django_db_setup, django_db_blocker):
     celery_app.conf.task_default_queue = previous
 
 
+# --- who acts: one name per kind of thing ------------------------------------------------------
+# `staff_user` is an account, `staff_client` an API client, `staff_actor` what the services take;
+# `admin_actor` is pytest-django's superuser (`admin_user`, whose Django client is `admin_client`).
+
 @pytest.fixture
 def staff_user(db):
+    """A staff account: the organiser."""
     return make_user("organiser", staff=True)
 
 
 @pytest.fixture
-def staff(staff_user):
-    """An API client signed in as an organiser."""
+def staff_client(staff_user):
+    """An API client signed in as the organiser."""
     return client_for(staff_user)
 
 
 @pytest.fixture
+def staff_actor(db) -> Actor:
+    """The organiser as the services take him (a staff account with a password, for the pages)."""
+    return organiser()
+
+
+@pytest.fixture
+def admin_actor(admin_user) -> Actor:
+    """pytest-django's superuser as the services take him (the admin site's own user)."""
+    return Actor(user=admin_user)
+
+
+@pytest.fixture
 def anon():
+    """An API client signed in as nobody."""
     return client_for(None)

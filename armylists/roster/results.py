@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from armylists.validation import Entry, Problem
+from config.refusals import CodedRefusal
 
 FORMATS: tuple[str, ...] = ("battlescribe_text", "ros", "rosz", "newrecruit_json")
 
@@ -20,7 +21,7 @@ class ParsedRoster:
     name: str | None
 
 
-class RosterUnreadable(Exception):
+class RosterUnreadable(CodedRefusal):
     """The upload cannot be read as a roster; ``reason`` is a stable short key for messages.
 
     Reasons: ``empty``, ``too_large``, ``bad_input``, ``unknown_format``, ``bad_zip``, ``zip_bomb``,
@@ -31,9 +32,8 @@ class RosterUnreadable(Exception):
     code = "roster_unreadable"
 
     def __init__(self, reason: str, params: dict[str, Any] | None = None) -> None:
+        super().__init__("roster_unreadable", **dict(params or {}))
         self.reason = reason
-        self.params: dict[str, Any] = dict(params or {})
-        super().__init__(reason, self.params)
 
     def __str__(self) -> str:
         if not self.params:

@@ -9,17 +9,13 @@ from typing import Any, ClassVar
 from rest_framework import serializers
 
 from armylists.validation import Problem
+from config.refusals import CodedRefusal
 
 Renderer = Callable[[Problem], str]
 
 
-class ListRefused(Exception):
+class ListRefused(CodedRefusal):
     """The body names something that does not exist (a faction, an option): a 400 with ``code``."""
-
-    def __init__(self, code: str, **params: object):
-        super().__init__(code)
-        self.code = code
-        self.params = params
 
 
 class ListRules:

@@ -3,7 +3,7 @@ its own: armylists/validation.py, rendered by armylists/messages.py."""
 from collections.abc import Mapping
 from typing import Any
 
-from armylists import services
+from armylists import chart_reports as services
 from armylists.serializers import UnitSerializer, ValidateSerializer
 from armylists.systems.base import ListRules
 

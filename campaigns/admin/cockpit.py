@@ -45,7 +45,7 @@ from campaigns.engine.tools import PHASES
 from campaigns.forms import with_stored_details
 from campaigns.messages import campaign_message
 from campaigns.models import Campaign, CampaignBattle, CampaignDetachment
-from campaigns.pages.campaign import Reader, infiltration_lines
+from campaigns.rows import Reader, infiltration_lines
 from campaigns.services import battles as campaign_battles
 from campaigns.services import campaign as campaigns
 from campaigns.services import declarations as campaign_declarations

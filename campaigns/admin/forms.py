@@ -1,5 +1,5 @@
 """Forms of the campaign cockpit (campaigns/admin/cockpit.py). They only shape input: every rule
-is the services' (campaigns/services/campaign.py, campaign_turns.py, campaign_overrides.py)."""
+is the services' (campaigns/services/campaign.py, services/turns.py, services/overrides.py)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -23,6 +23,7 @@ from campaigns.words import ORDER_KINDS as ORDER_WORDS
 from campaigns.words import PLANETS as PLANET_WORDS
 from campaigns.words import SIDES
 from missions.services import new_seed
+from systems.registry import campaign_system
 
 SIDE_CHOICES = [(side, SIDES[side]) for side in grid.SIDES]
 MAX_DICE = 20
@@ -75,7 +76,7 @@ class CampaignCreateForm(forms.Form):
 
 
 def faction_choices() -> list[tuple[str, str]]:
-    rows = Faction.objects.filter(game_system__slug="epic40k").order_by("slug")
+    rows = Faction.objects.filter(game_system__slug=campaign_system().slug).order_by("slug")
     return [(f.slug, str(f)) for f in rows]
 
 

@@ -1,6 +1,6 @@
 """API: Epic 40,000 campaigns (api-v1-systems "Epic 40,000 campaigns", seed 001): set-up,
 placement, the turn cycle, battles and score. The services (campaigns/services/campaign.py,
-campaign_turns.py, campaign_battles.py) check who may act; the views read bodies and shape
+services/turns.py, services/battles.py) check who may act; the views read bodies and shape
 answers. Included under ``/api/v1/campaigns/`` by config/api_urls.py."""
 from django.urls import path
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -16,6 +16,7 @@ from campaigns.services import battles as campaign_battles
 from campaigns.services import campaign as campaigns
 from campaigns.services import declarations as campaign_declarations
 from campaigns.services import infiltrations as campaign_infiltrations
+from campaigns.services import order_numbers
 from campaigns.services import reads as campaign_reads
 from campaigns.services import surrender as campaign_surrender
 from campaigns.services import turns as campaign_turns
@@ -230,7 +231,7 @@ class OrdersView(APIView):
             return_route=tuple(data["return_route"]), escort_of=data.get("escort_of"))
         saved = campaign_turns.declare_order(actor, campaign, number, order)
         # "accepted": every check passed; a sealed order (G11) also says "sealed": true.
-        return Response({"id": saved.pk, "status": "accepted", "bonus": saved.bonus or None,
+        return Response({"id": order_numbers.public_id(saved), "status": "accepted", "bonus": saved.bonus or None,
                          **campaign_declarations.order_answer(campaign, saved)},
                         status=status.HTTP_201_CREATED)
 

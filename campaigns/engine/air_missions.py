@@ -9,7 +9,7 @@ base to the target, target last, each step adjacent to the one before; the retur
 back from the target to the base. The software rolls only the seed's gates (G27): Flak (R21,
 6 = it fires), who may intercept whom (R22, R24), an airborne landing's interception dice (R14);
 the fights themselves are Epic 40,000 rules the players play. A transport carries troops of its
-base to a friendly target in the moves phase (campaigns/engine/orders.py ``_transport_move``) or
+base to a friendly target in the moves phase (campaigns/engine/ground_orders.py ``_transport_move``) or
 attacks its target (R28); when that attack fails, its return route is shot at again (R23:
 ``failed_transports``, ``roll_return_flak``, rolled at the turn's close).
 """
@@ -37,6 +37,7 @@ from campaigns.engine.state import (
     Order,
 )
 from campaigns.engine.turn import BattleResult
+from config.refusals import CodedRefusal
 from missions.dice import Roller
 
 PURPOSE_FLAK = "epic.flak"
@@ -46,13 +47,8 @@ OUT, BACK = "out", "return"
 ESCORTED = (INFILTRATION_MISSION, TRANSPORT)
 
 
-class AirRefused(Exception):
+class AirRefused(CodedRefusal):
     """A refusal code and its params (campaigns/engine/orders.py turns it into its Refusal)."""
-
-    def __init__(self, code: str, /, **params: object) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = params
 
 
 # Checking a mission ---------------------------------------------------------------------------
@@ -156,7 +152,7 @@ def _escort(state: CampaignState, order: Order, base: str) -> Order:
 def _isolated_allowed(state: CampaignState, order: Order, base: str) -> bool:
     """R34's exception, the air side of it: from an isolated territory an air detachment only
     flies a transport to a friendly territory (the one move that carries the territory's
-    airborne detachments out, campaigns/engine/orders.py ``_transport_move``), or the escort of
+    airborne detachments out, campaigns/engine/ground_orders.py ``_transport_move``), or the escort of
     such a transport flying from the same territory."""
     if order.mission == TRANSPORT:
         return state.control[order.to] == order.side

@@ -4,7 +4,7 @@ alternant »).
 
 Sealed: each side sends its orders without seeing the other's; when the phase's orders are
 revealed, both lists are interleaved from the side the initiative winner chose (A1, B1, A2…,
-league/campaign/orders.interleave) and checked again in that order. Until then a side sees the
+campaigns/engine/orders.interleave) and checked again in that order. Until then a side sees the
 enemy's sealed orders nowhere: not on the map (a sealed move's detachment still stands where it
 was), not among the attacks it may react to.
 

@@ -212,7 +212,7 @@ class CampaignState:
 
     def moves_undone(self, moves: Iterable[AcceptedOrder]) -> CampaignState:
         """The detachments put back where they stood before ``moves`` (undone last first):
-        moves are applied as they are accepted (league/campaign/orders.apply_order)."""
+        moves are applied as they are accepted (campaigns/engine/orders.apply_order)."""
         state = self
         for accepted in reversed([a for a in moves if a.order.kind == MOVE]):
             order = accepted.order

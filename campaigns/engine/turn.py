@@ -30,16 +30,12 @@ from campaigns.engine.scoring import (
     victory,
 )
 from campaigns.engine.state import FORTIFY, CampaignState
+from config.refusals import CodedRefusal
 from missions.dice import Roller
 
 
-class CloseRefused(Exception):
+class CloseRefused(CodedRefusal):
     """The turn cannot close yet: a stable code and its params."""
-
-    def __init__(self, code: str, /, **params: object) -> None:
-        super().__init__(f"{code}: {params}")
-        self.code = code
-        self.params = params
 
 
 @dataclass(frozen=True)

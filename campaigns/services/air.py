@@ -48,6 +48,7 @@ from campaigns.engine.state import (
 )
 from campaigns.engine.turn import BattleResult
 from campaigns.models import Campaign, CampaignDetachment, CampaignOrder, CampaignTurn
+from campaigns.services import order_numbers
 from campaigns.services.campaign import refusal, staff_turn, state_of
 from campaigns.services.dice import ENTERED, SERVER, throw
 from events.audit import Actor, record
@@ -252,8 +253,10 @@ def resolve_air(actor: Actor, campaign: Campaign, number: int,
     if not turn.phase:
         raise refusal("air_phase_not_open", {"phase": turn.phase}, Conflict)
     done = run_pending(actor, row, turn, dice)
-    answer = {"flak": flak_rolls(done["missions"]), "landings": done["landings"],
-              "interceptions": interceptions_view(row, turn),
+    ids = order_numbers.public_ids(turn.orders.all())  # orders named as players read them
+    answer = {"flak": flak_rolls([_public(e, ids) for e in done["missions"]]),
+              "landings": [_public(e, ids) for e in done["landings"]],
+              "interceptions": [_public(i, ids) for i in interceptions_view(row, turn)],
               "dice_log": done["dice_log"]}
     if "unused_dice" in done:
         answer["unused_dice"] = done["unused_dice"]
@@ -288,9 +291,10 @@ def before_next_step(actor: Actor, campaign: Campaign, turn: CampaignTurn,
 def _mission_seen(row: CampaignOrder, viewer: str | None) -> dict[str, Any]:
     """R19: « donnez lui simplement sa mission »: the enemy is told the mission and its route,
     never the detachment."""
-    seen = {"id": row.pk, "side": row.side, "mission": row.mission, "from": row.from_code or None,
+    seen = {"id": order_numbers.public_id(row), "side": row.side, "mission": row.mission, "from": row.from_code or None,
             "to": row.to_code or None, "route": list(row.route or []),
-            "return_route": list(row.return_route or []), "escort_of": row.escort_of_id,
+            "return_route": list(row.return_route or []), "escort_of": (order_numbers.public_id(row.escort_of)
+                                                          if row.escort_of_id else None),
             "status": row.status}
     if viewer is None or viewer == row.side:
         seen["detachment"] = row.detachments[0] if row.detachments else None
@@ -299,7 +303,7 @@ def _mission_seen(row: CampaignOrder, viewer: str | None) -> dict[str, Any]:
 
 def _mission_rows(turn: CampaignTurn) -> list[CampaignOrder]:
     return list(turn.orders.filter(kind=AIR_MISSION).exclude(status=CampaignOrder.REFUSED)
-                .order_by("pk"))
+                .select_related("escort_of").order_by("pk"))
 
 
 def missions_view(turn: CampaignTurn, viewer: str | None,
@@ -343,17 +347,32 @@ def _entry_seen(entry: dict[str, Any], viewer: str | None) -> dict[str, Any]:
             "dice": [{**d, "unit": d["unit"] if mine else None} for d in entry["dice"]]}
 
 
+ORDER_ID_KEYS = ("order", "interceptor_order", "escort_of")
+
+
+def _public(entry: dict[str, Any], ids: dict[int, int]) -> dict[str, Any]:
+    """An entry naming orders by the ids players read (campaigns/services/order_numbers.py)."""
+    out = {k: order_numbers.linked_id(v, ids) if k in ORDER_ID_KEYS else v
+           for k, v in entry.items()}
+    for key in ("escorts", "interceptors"):  # lists of orders' ids
+        if isinstance(out.get(key), list):
+            out[key] = [order_numbers.linked_id(v, ids) if isinstance(v, int) else v
+                        for v in out[key]]
+    return out
+
+
 def air_view(campaign: Campaign, turn: CampaignTurn, viewer: str | None) -> dict[str, Any]:
     """The turn's air missions, Flak rolls, interceptions and landing interceptions as
-    ``viewer`` may see them (None: staff, everything)."""
+    ``viewer`` may see them (None: staff, everything), orders named by their public ids."""
     rows = _mission_rows(turn)
-    entries = [_entry_seen(e, viewer) for e in turn.air or []]
+    ids = order_numbers.public_ids(turn.orders.all())
+    entries = [_public(_entry_seen(e, viewer), ids) for e in turn.air or []]
     back = [e for e in entries if e["kind"] == MISSION and e.get("leg") == engine.BACK]
     return {"missions": missions_view(turn, viewer, rows),
             "flak": flak_rolls([e for e in entries if e["kind"] == MISSION]),
             "rolled": [e["order"] for e in entries
                        if e["kind"] == MISSION and e.get("leg", engine.OUT) == engine.OUT],
-            "interceptions": interceptions_view(campaign, turn, rows),
+            "interceptions": [_public(i, ids) for i in interceptions_view(campaign, turn, rows)],
             "landings": [e for e in entries if e["kind"] == LANDING],
             "returns": [{k: e[k] for k in ("order", "side", "mission", "return_route",
                                            "interceptors", "territories", "escorts")}

@@ -14,6 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from campaigns import notice_queue as notices
 from campaigns.engine.battles import Battle, battles
 from campaigns.engine.map import adjacent, enemy
 from campaigns.engine.state import ATTACKS_PHASE, CampaignState
@@ -23,7 +24,6 @@ from campaigns.models import Campaign, CampaignBattle, CampaignOrder, CampaignRe
 from campaigns.services import air as campaign_air
 from campaigns.services import declarations as campaign_declarations
 from campaigns.services.campaign import (
-    SYSTEM,
     army_points_of,
     control_of,
     locked,
@@ -38,7 +38,7 @@ from campaigns.services.campaign import (
 from events.audit import Actor, record
 from events.errors import Conflict, Forbidden, Invalid, NotFound
 from events.models import Game
-from notices import services as notices
+from systems.registry import campaign_system
 
 BATTLES_PHASE = "battles"  # the turn's phase once its battles are generated: no more orders
 RETREAT_CHOICE_REQUIRED = "retreat_choice_required"
@@ -99,7 +99,7 @@ def _create(campaign: Campaign, turn: CampaignTurn, fight: Battle, table: int | 
 
 @transaction.atomic
 def generate_battles(actor: Actor, campaign: Campaign, number: int) -> list[CampaignBattle]:
-    """Step 5 of the turn: the battle sheets of the accepted attacks (league/campaign/battles).
+    """Step 5 of the turn: the battle sheets of the accepted attacks (campaigns/engine/battles).
     Closes the attacks phase: the battles are fixed once their games exist."""
     row, turn = staff_turn(actor, campaign, number)
     if turn.phase == BATTLES_PHASE:
@@ -172,9 +172,9 @@ def control_after(campaign: Campaign, turn: CampaignTurn) -> dict[str, str]:
 
 def report_outcome(game: Game, outcome: Mapping[str, Any], facts: Mapping[str, Any] | None
                    ) -> dict[str, Any]:
-    """The outcome a report of ``game`` stores (league/services/results.report): a campaign
+    """The outcome a report of ``game`` stores (events/services/results.report): a campaign
     battle's ``"campaign"`` facts are checked against the battle and kept under that key."""
-    if facts is None and game.round.tournament.game_system.slug != SYSTEM:
+    if facts is None and game.round.tournament.game_system.slug != campaign_system().slug:
         return dict(outcome)
     battle = CampaignBattle.objects.filter(game=game).first()
     if battle is None:

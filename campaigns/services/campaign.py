@@ -1,9 +1,9 @@
 """Epic 40,000 campaigns (seed 001): creation, sides and armies, planet, majors, placement and
 the start; what a campaign shows (its sides, the map under hidden information, the score).
 
-The turn cycle is in campaign_turns.py and the battles in campaign_battles.py. Every change
+The turn cycle is in services/turns.py and the battles in services/battles.py. Every change
 locks the campaign row first (``locked``), so the steps of one campaign are applied one after
-the other, and writes an audit entry on the campaign's tournament. Rules: league/campaign/."""
+the other, and writes an audit entry on the campaign's tournament. Rules: campaigns/engine/."""
 from __future__ import annotations
 
 import uuid
@@ -19,6 +19,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from armylists.models import Chart, GameSystem
+from campaigns import notice_queue as notices
 from campaigns.engine import map as grid
 from campaigns.engine import tools
 from campaigns.engine.army import (
@@ -43,11 +44,9 @@ from events.models import AuditEntry, Player, Round, Tournament
 from events.services.tournaments import free_slug
 from missions.models import DiceStream
 from missions.services import new_seed
-from notices import services as notices
+from systems.registry import campaign_system
 
 Status = Campaign.Status
-SYSTEM = "epic40k"
-CHART = "epic40k-campaign"  # Tournament.chart is required; a campaign army has no slots
 SLUG_ATTEMPTS = 20
 SETTING_UP = (Status.SETUP, Status.PLACEMENT)
 
@@ -268,8 +267,8 @@ def _insert(row: Campaign | Tournament, base: str) -> None:
 
 
 def army_chart(system: GameSystem) -> Chart:
-    """The chart every campaign army is stored under (made on first use)."""
-    chart, _created = Chart.objects.get_or_create(slug=CHART, defaults={
+    """The chart every campaign army is stored under (made on first use; it has no slots)."""
+    chart, _created = Chart.objects.get_or_create(slug=campaign_system().campaign_chart, defaults={
         "game_system": system, "name_en": "Epic 40,000 campaign army",
         "name_fr": "Armée de campagne Epic 40 000"})
     return chart
@@ -277,9 +276,9 @@ def army_chart(system: GameSystem) -> Chart:
 
 def _tournament(actor: Actor, name: str, slug: str, army_points: int, seed: int) -> Tournament:
     """The campaign's event row, made here rather than by ``create_tournament``: events refuse
-    campaign systems (league/systems/config). A draft until the start, so neither the public
+    campaign systems (events/systems/config). A draft until the start, so neither the public
     nor self-registration reach it; its rounds are the turns, its games the battles."""
-    system = GameSystem.objects.get(slug=SYSTEM)
+    system = GameSystem.objects.get(slug=campaign_system().slug)
     stream = DiceStream.objects.create(key=f"campaign:{slug}:{uuid.uuid4().hex[:12]}", seed=seed)
     tournament = Tournament(name=name, game_system=system, chart=army_chart(system),
                             points_limit=army_points, rounds=1, seed=seed, dice=stream,

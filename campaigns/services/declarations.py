@@ -23,19 +23,17 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.utils.translation import gettext_lazy as _
 
+from campaigns import notice_queue as notices
 from campaigns.engine import map as grid
 from campaigns.engine.declaration import (
     ALTERNATING,
     SEALED,
-    PhaseDeclarations,
     next_declarer,
     seen_by,
 )
-from campaigns.engine.orders import interleave
-from campaigns.engine.replay import replay_all
 from campaigns.engine.state import (
     ATTACK,
     ATTACKS_PHASE,
@@ -43,50 +41,25 @@ from campaigns.engine.state import (
     ORDER_PHASE,
     PHASE_KINDS,
     REACTION,
-    VEHICLES,
     CampaignState,
 )
-from campaigns.engine.tools import PHASES
-from campaigns.models import Campaign, CampaignDetachment, CampaignOrder, CampaignTurn
+from campaigns.models import Campaign, CampaignOrder, CampaignTurn
+from campaigns.services import order_numbers
 from campaigns.services.campaign import (
-    accepted_order,
     acting_side,
-    forced_ids,
     locked,
     require_status,
-    settings_of,
     side_of_actor,
     staff_turn,
     state_of,
     turn_row,
 )
+from campaigns.services.declaring import mode_of, phase_declarations, save_phase
+from campaigns.services.reveal import reveal
 from events.audit import Actor, record
 from events.errors import Conflict, Forbidden
-from notices import services as notices
 
 RUNNING = Campaign.Status.RUNNING
-LANDING_KINDS = (MOVE, ATTACK, REACTION)  # from orbit: no "from" (R13)
-
-
-def mode_of(campaign: Campaign) -> str:
-    return settings_of(campaign).declaration_mode
-
-
-def phase_declarations(turn: CampaignTurn, phase: str | None = None) -> PhaseDeclarations:
-    """The phase's declaring (the open phase by default); ``first`` defaults to the winner of
-    the phase's initiative (R15: « le plus haut choisit qui commence »)."""
-    phase = phase or turn.phase
-    found = PhaseDeclarations.from_data((turn.declarations or {}).get(phase))
-    if found.first is None:
-        winner = (turn.initiative or {}).get(phase, {}).get("winner")
-        if winner in grid.SIDES:
-            found = replace(found, first=winner)
-    return found
-
-
-def _save(turn: CampaignTurn, phase: str, found: PhaseDeclarations) -> None:
-    turn.declarations = {**(turn.declarations or {}), phase: found.data()}
-    turn.save(update_fields=["declarations"])
 
 
 def unrevealed(turn: CampaignTurn) -> list[CampaignOrder]:
@@ -179,8 +152,23 @@ def status_for(campaign: Campaign) -> str:
     return CampaignOrder.SEALED if mode_of(campaign) == SEALED else CampaignOrder.ACCEPTED
 
 
-def sequence_for(turn: CampaignTurn, phase: str) -> int:
-    return turn.orders.filter(kind__in=PHASE_KINDS[phase]).count() + 1
+def sequence_for(campaign: Campaign, turn: CampaignTurn, phase: str, side: str) -> int:
+    """An order's place in its phase until the reveal sets it: sealed, among its side's own
+    orders only (its place must say nothing of the enemy's sealed orders)."""
+    found = turn.orders.filter(kind__in=PHASE_KINDS[phase])
+    if mode_of(campaign) == SEALED:
+        found = found.filter(side=side)
+    return found.count() + 1
+
+
+def first_settled(turn: CampaignTurn, chooser: str | None) -> bool:
+    """Whether orders of the open phase already settle who declares first, as ``chooser`` (the
+    side choosing; None: staff) knows them: its own orders and those out of their envelopes,
+    never the enemy's sealed ones (the choice must not depend on them)."""
+    found = turn.orders.filter(kind__in=PHASE_KINDS.get(turn.phase, ()))
+    if chooser is not None:
+        found = found.exclude(~Q(side=chooser), status=CampaignOrder.SEALED)
+    return found.exists()
 
 
 def after_order(campaign: Campaign, turn: CampaignTurn, saved: CampaignOrder) -> None:
@@ -223,11 +211,11 @@ def choose_first(actor: Actor, campaign: Campaign, number: int, first: str) -> d
                             "not_initiative_winner")
     if first not in grid.SIDES:
         raise Conflict(_("Choose west or east."), "side_unknown")
-    if turn.orders.filter(kind__in=PHASE_KINDS[phase]).exists():
+    if first_settled(turn, winner):
         raise Conflict(_("Orders of this phase are already declared: who goes first is settled."),
                        "orders_declared")
     found = phase_declarations(turn, phase)
-    _save(turn, phase, replace(found, first=first))
+    save_phase(turn, phase, replace(found, first=first))
     record(actor, "campaign_first_chosen", row.tournament, turn,
            {"campaign": row.slug, "turn": number, "phase": phase, "first": first})
     return declarations_view(row, turn)
@@ -247,7 +235,7 @@ def mark_ready(actor: Actor, campaign: Campaign, number: int, asked: str | None 
         raise Conflict(_("No phase is open for orders."), "phase_closed", phase=phase)
     found = phase_declarations(turn, phase)
     found = replace(found, ready=found.ready | {side})
-    _save(turn, phase, found)
+    save_phase(turn, phase, found)
     record(actor, "campaign_orders_ready", row.tournament, turn,
            {"campaign": row.slug, "turn": number, "phase": phase, "side": side})
     if (mode_of(row) == SEALED and phase == ATTACKS_PHASE and not found.revealed
@@ -279,7 +267,7 @@ def set_deadline(actor: Actor, campaign: Campaign, number: int, deadline: dateti
     if turn.phase not in PHASE_KINDS:
         raise Conflict(_("No phase is open for orders."), "phase_closed", phase=turn.phase)
     stamp = deadline.isoformat() if deadline is not None else None
-    _save(turn, turn.phase, replace(phase_declarations(turn), deadline=stamp))
+    save_phase(turn, turn.phase, replace(phase_declarations(turn), deadline=stamp))
     record(actor, "campaign_deadline", row.tournament, turn,
            {"campaign": row.slug, "turn": number, "phase": turn.phase, "deadline": stamp})
     return declarations_view(row, turn)
@@ -288,98 +276,6 @@ def set_deadline(actor: Actor, campaign: Campaign, number: int, deadline: dateti
 def deadline_of(turn: CampaignTurn, phase: str | None = None) -> datetime | None:
     stamp = phase_declarations(turn, phase).deadline
     return datetime.fromisoformat(stamp) if stamp else None
-
-
-# The reveal -------------------------------------------------------------------------------------
-
-def _interleaved(rows: list[CampaignOrder], first: str) -> list[CampaignOrder]:
-    """G11: the sealed orders A1, B1, A2… from ``first``; a phase's reactions after its attacks
-    (they answer them)."""
-    out: list[CampaignOrder] = []
-    for group in ([r for r in rows if r.kind != REACTION], [r for r in rows if r.kind == REACTION]):
-        by_side = {side: [r for r in group if r.side == side] for side in grid.SIDES}
-        out += list(interleave(first, by_side))  # interleave only slices the two lists
-    return out
-
-
-def reveal(actor: Actor, campaign: Campaign, turn: CampaignTurn, *,
-           attacks_only: bool = False) -> list[dict[str, Any]]:
-    """Reveal the turn's sealed orders (under the campaign's lock): interleave them, check them
-    again in that order from the turn's start, store each one's place and verdict, and put the
-    detachments where the accepted orders leave them. Returns the orders refused now."""
-    rows = list(turn.orders.exclude(status=CampaignOrder.REFUSED).order_by("pk"))
-    phase = turn.phase
-    sealed = [r for r in rows if r.status == CampaignOrder.SEALED
-              and (not attacks_only or r.kind == ATTACK)]
-    if attacks_only:
-        _save(turn, phase, replace(phase_declarations(turn, phase), revealed=True))
-        notices.queue_campaign_declare(campaign, turn.number, ATTACKS_PHASE, "revealed")
-    if not sealed:
-        return []
-    sealed_ids_now = {r.pk for r in sealed}
-    by_phase: dict[str, list[CampaignOrder]] = {}
-    for r in sealed:
-        by_phase.setdefault(ORDER_PHASE[r.kind], []).append(r)
-    # Orders already out, phase by phase in their declared sequence; those that stay sealed
-    # (the reactions while only the attacks come out) go last, after the attacks they answer.
-    out_already = sorted((r for r in rows if r.status != CampaignOrder.SEALED),
-                         key=lambda r: (PHASES.index(ORDER_PHASE[r.kind]), r.sequence or 0, r.pk))
-    still_sealed = [r for r in rows if r.status == CampaignOrder.SEALED and r.pk not in sealed_ids_now]
-    ordered = out_already
-    for name, group in sorted(by_phase.items(), key=lambda item: PHASES.index(item[0])):
-        first = phase_declarations(turn, name).first or grid.SIDES[0]
-        ordered += _interleaved(group, first)
-    state = state_of(campaign, turn)
-    after, now, refused = replay_all(state, [accepted_order(r) for r in ordered + still_sealed],
-                                     forced_ids(campaign, turn))
-    out = []
-    for position, r in enumerate((r for r in ordered if r.pk in sealed_ids_now), start=1):
-        r.sequence = position
-        if r.pk in refused:
-            r.status, r.refusal_code = CampaignOrder.REFUSED, refused[r.pk].code
-            r.refusal_params = {k: str(v) for k, v in refused[r.pk].params.items()}
-            out.append({"id": r.pk, "side": r.side, "kind": r.kind, "code": r.refusal_code,
-                        "params": r.refusal_params})
-        else:
-            r.status = CampaignOrder.ACCEPTED
-            r.bonus, r.commander = now[r.pk].bonus or "", now[r.pk].commander or ""
-        r.save(update_fields=["sequence", "status", "refusal_code", "refusal_params", "bonus",
-                              "commander"])
-    _place(campaign, after)
-    # Only the orders refused now: an order already out stays as it was accepted, even where a
-    # replay from the turn's start would not take it again.
-    _undo_marks(campaign, turn, [r for r in ordered if r.pk in refused and r.pk in sealed_ids_now])
-    record(actor, "campaign_orders_revealed", campaign.tournament, turn,
-           {"campaign": campaign.slug, "turn": turn.number, "phase": phase,
-            "orders": [r.pk for r in ordered if r.pk in sealed_ids_now], "refused": out})
-    return out
-
-
-def _undo_marks(campaign: Campaign, turn: CampaignTurn, refused: list[CampaignOrder]) -> None:
-    """R13: a landing or a ``vehicles`` order refused at the reveal leaves its detachment as it
-    was: still in orbit (no landing this turn), or its vehicles still up."""
-    for row in refused:
-        found = CampaignDetachment.objects.filter(side__campaign=campaign, side__side=row.side,
-                                                  name__in=row.detachments[:1])
-        if row.kind == VEHICLES:
-            found.update(vehicles_in_orbit=True)
-        elif not row.from_code and row.kind in LANDING_KINDS:
-            others = turn.orders.filter(side=row.side, from_code="", kind__in=LANDING_KINDS
-                                        ).exclude(status=CampaignOrder.REFUSED).exclude(pk=row.pk)
-            if not any(set(row.detachments[:1]) & set(o.detachments) for o in others):
-                found.filter(landed_turn=turn.number).update(landed_turn=None,
-                                                             vehicles_in_orbit=False)
-
-
-def _place(campaign: Campaign, state: CampaignState) -> None:
-    where = {(d.side, d.name): d.location or "" for d in state.detachments if not d.destroyed}
-    rows = CampaignDetachment.objects.filter(side__campaign=campaign, destroyed=False
-                                             ).select_related("side")
-    for row in rows:
-        location = where.get((row.side.side, row.name), row.location)
-        if location != row.location:
-            row.location = location
-            row.save(update_fields=["location"])
 
 
 # Reading ----------------------------------------------------------------------------------------
@@ -403,17 +299,20 @@ def orders_seen_by(campaign: Campaign, turn: CampaignTurn, viewer: str | None
     """The turn's orders as ``viewer`` may read them: its own in full (status, refusal); the
     enemy's once revealed, by territory only (R12: never the detachments' names); staff all."""
     out = []
-    for row in turn.orders.order_by("pk"):
+    rows = list(turn.orders.order_by("pk"))
+    ids = order_numbers.public_ids(rows)
+    for row in rows:
         own = viewer is None or row.side == viewer
         if not own and row.status == CampaignOrder.SEALED:
             continue
         entry: dict[str, Any] = {
-            "id": row.pk, "side": row.side, "kind": row.kind, "from": row.from_code or None,
-            "to": row.to_code or None, "for_attack": row.for_attack_id, "status": row.status,
-            "sequence": row.sequence}
+            "id": ids[row.pk], "side": row.side, "kind": row.kind, "from": row.from_code or None,
+            "to": row.to_code or None, "for_attack": order_numbers.linked_id(row.for_attack_id, ids),
+            "status": row.status, "sequence": row.sequence}
         if row.mission:  # R19: the mission and its route are told, never the composition
             entry.update({"mission": row.mission, "route": list(row.route),
-                          "return_route": list(row.return_route), "escort_of": row.escort_of_id})
+                          "return_route": list(row.return_route),
+                          "escort_of": order_numbers.linked_id(row.escort_of_id, ids)})
         if own:
             entry.update({"detachments": list(row.detachments), "bonus": row.bonus or None,
                           "refusal": ({"code": row.refusal_code, "params": row.refusal_params}

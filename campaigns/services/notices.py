@@ -4,16 +4,14 @@ the battles generated, a battle reported or settled, a choice waiting after a ba
 detachment to place, a turn closed.
 
 Each letter goes to a side's player and says only what that side may see (R12): detachment
-names pass through the campaign page's ``Reader`` (campaigns/pages/campaign.py), the rule the page
+names pass through the campaign page's ``Reader`` (campaigns/rows.py), the rule the page
 and the map follow, built from the side's ``CampaignReveal`` rows. A builder reads a fixed set
 of rows whatever the size of the armies; the words are written in ``compose``, in the
 recipient's language (campaigns/notice_texts.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from functools import partial
 
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -25,83 +23,32 @@ from campaigns.models import (
     CampaignBattle,
     CampaignDetachment,
     CampaignOrder,
-    CampaignReveal,
     CampaignScoreEntry,
     CampaignSide,
     CampaignTurn,
 )
-from campaigns.pages.campaign import Reader, allowance_rows
+from campaigns.notice_reads import (
+    campaign_of,
+    letter_head,
+    page_link,
+    phase_still_open,
+    readers_of,
+    side_label,
+    to_players,
+    turn_of,
+)
+from campaigns.rows import Reader, allowance_rows
 from campaigns.services import battles as campaign_battles
 from campaigns.services import campaign as campaigns
 from campaigns.services import declarations as campaign_declarations
 from campaigns.words import RELOCATIONS, SCORE_KINDS, SIDES, VICTORY_REASONS, phase_name, word
-from events.audit import Actor
 from events.models import Report
+from notices import letters as registry
+from notices.letters import Letter
 from notices.models import Notice
-from notices.services import Letter, absolute, profile_link
 
 Kind = Notice.Kind
-NOBODY = Actor()  # a player's eyes, never staff's: an organiser who also plays reads as a player
 BATTLES_PHASE = campaign_battles.BATTLES_PHASE
-
-
-# Reading the campaign ---------------------------------------------------------------------------
-
-def _campaign(campaign_id: int) -> Campaign | None:
-    return Campaign.objects.select_related("tournament").filter(pk=campaign_id).first()
-
-
-def _turn(campaign: Campaign, number: str) -> CampaignTurn | None:
-    if not number.isdigit():
-        return None
-    return campaign.turns.filter(number=int(number)).first()
-
-
-def _readers(campaign: Campaign, sides: Mapping[str, CampaignSide]) -> dict[str, Reader]:
-    """Each side's eyes (R12): its own names, and the enemy names revealed to it (one query)."""
-    seen: dict[str, set[str]] = {side: set() for side in grid.SIDES}
-    rows = CampaignReveal.objects.filter(detachment__side__campaign=campaign,
-                                         level=CampaignReveal.FULL).values_list(
-        "to_side", "detachment__name")
-    for to_side, name in rows:
-        seen[to_side].add(name)
-    return {side: Reader(NOBODY, row, frozenset(seen[side])) for side, row in sides.items()}
-
-
-def _phase_still_open(campaign_id: int, number: str, phase: str
-                      ) -> tuple[Campaign | None, CampaignTurn | None]:
-    """The running campaign and its open turn, while ``phase`` is still its open phase: a
-    letter about a phase the organisers moved past has nothing left to say."""
-    campaign = _campaign(campaign_id)
-    turn = _turn(campaign, number) if campaign is not None else None
-    if (turn is None or campaign.status != Campaign.Status.RUNNING or turn.closed_at is not None
-            or turn.phase != phase):
-        return None, None
-    return campaign, turn
-
-
-def _label(sides: Mapping[str, CampaignSide], side: str) -> str:
-    """"West (Space Marines)", the campaign page's label of a side (in the active language)."""
-    row = sides.get(side)
-    if row is None:
-        return word(SIDES, side)
-    return _("%(side)s (%(army)s)") % {"side": word(SIDES, side), "army": row.army_name}
-
-
-def _page(campaign: Campaign, anchor: str = "") -> str:
-    return absolute(reverse("campaign", args=[campaign.slug])) + anchor
-
-
-def _head(campaign: Campaign, turn: int, anchor: str) -> texts.Head:
-    return texts.Head(campaign.tournament.name, turn, _page(campaign, anchor), profile_link())
-
-
-def _to_players(campaign: Campaign, sides: Mapping[str, CampaignSide], key: str,
-                compose: Callable[[str], texts.Letter], only: Sequence[str] = grid.SIDES
-                ) -> list[Letter]:
-    """One letter per side in ``only`` whose player has an account; ``compose(side)`` writes it."""
-    return [Letter(campaign.tournament, row.player.user, key, partial(compose, side))
-            for side, row in sides.items() if side in only and row.player.user is not None]
 
 
 # A phase open, a turn open ------------------------------------------------------------------------
@@ -110,7 +57,7 @@ def phase_letters(campaign_id: int, stamp: str) -> list[Letter]:
     """``stamp`` is "<turn>:<phase>"; an empty phase is the turn itself opening. A phase the
     organisers moved past before the task ran has nothing left to announce."""
     number, _sep, phase = stamp.partition(":")
-    campaign, turn = _phase_still_open(campaign_id, number, phase)
+    campaign, turn = phase_still_open(campaign_id, number, phase)
     if campaign is None or turn is None:
         return []
     sides = campaigns.sides_of(campaign)
@@ -118,7 +65,7 @@ def phase_letters(campaign_id: int, stamp: str) -> list[Letter]:
     initiative = (turn.initiative or {}).get(phase, {})
 
     def compose(side: str) -> texts.Letter:
-        head = _head(campaign, turn.number, "#orders")
+        head = letter_head(campaign, turn.number, "#orders")
         left = [texts.Allowance(str(a["label"]), a["left"], a["limit"], tuple(a["commanders"]))
                 for a in allowance_rows(state, side)]
         if not phase:
@@ -130,10 +77,10 @@ def phase_letters(campaign_id: int, stamp: str) -> list[Letter]:
         due = campaign_declarations.deadline_of(turn, phase)
         when = date_format(timezone.localtime(due), "DATETIME_FORMAT") if due else ""
         return texts.phase_open(head, phase=phase_name(phase), rolls=rolls, deadline=when,
-                                winner=_label(sides, winner), i_won=winner == side,
+                                winner=side_label(sides, winner), i_won=winner == side,
                                 allowances=left)
 
-    return _to_players(campaign, sides, f"{turn.number}:{phase}", compose)
+    return to_players(campaign, sides, f"{turn.number}:{phase}", compose)
 
 
 # The battles of a turn ----------------------------------------------------------------------------
@@ -150,36 +97,36 @@ def _sheet(campaign: Campaign, battle: CampaignBattle, reader: Reader, side: str
         where=_("%(side)s line %(line)s") % {"side": word(SIDES, place.home_side),
                                              "line": place.line},
         mine=mine, contested=battle.contested,
-        attacker=_label(sides, battle.attacker),
+        attacker=side_label(sides, battle.attacker),
         attackers=tuple(reader.names(battle.attacker, battle.attackers)) if sees_attackers else (),
-        attacker_points=battle.attacker_points, defender=_label(sides, battle.defender),
+        attacker_points=battle.attacker_points, defender=side_label(sides, battle.defender),
         deployed=tuple(reader.names(battle.defender, battle.defender_deployed)),
         reserves=tuple(reader.names(battle.defender, battle.defender_reserves)),
         defender_points=battle.defender_points, fortifications=battle.fortifications,
         at_stake=(int(battle.at_stake.get("attacker", 0)), int(battle.at_stake.get("defender", 0))),
         isolated=tuple(n for n in battle.isolated
                        if reader.knows(battle.attacker, n) or reader.knows(battle.defender, n)),
-        link=_page(campaign, f"#battle-{battle.pk}"))
+        link=page_link(campaign, f"#battle-{battle.pk}"))
 
 
 def battles_letters(campaign_id: int, stamp: str) -> list[Letter]:
     """Every battle involves both sides (a campaign has two): each player gets the turn's
     battles, once they are generated and while the turn is open."""
-    campaign = _campaign(campaign_id)
-    turn = _turn(campaign, stamp) if campaign is not None else None
+    campaign = campaign_of(campaign_id)
+    turn = turn_of(campaign, stamp) if campaign is not None else None
     if turn is None or turn.closed_at is not None or turn.phase != BATTLES_PHASE:
         return []
     fights = list(turn.battles.order_by("pk"))
     if not fights:
         return []
     sides = campaigns.sides_of(campaign)
-    readers = _readers(campaign, sides)
+    readers = readers_of(campaign, sides)
 
     def compose(side: str) -> texts.Letter:
         sheets = [_sheet(campaign, b, readers[side], side, sides) for b in fights]
-        return texts.battles(_head(campaign, turn.number, "#battles"), sheets)
+        return texts.battles(letter_head(campaign, turn.number, "#battles"), sheets)
 
-    return _to_players(campaign, sides, str(turn.number), compose)
+    return to_players(campaign, sides, str(turn.number), compose)
 
 
 # A battle's report, its settlement, and the choices after it --------------------------------------
@@ -201,7 +148,7 @@ def _result(battle: CampaignBattle, report: Report, reader: Reader, side: str,
         return tuple(reader.names(battle.attacker if n in attacking else battle.defender, [n])[0]
                      for n in names)
 
-    return texts.BattleResult(_label(sides, winner) if winner else None, winner == side,
+    return texts.BattleResult(side_label(sides, winner) if winner else None, winner == side,
                               shown(facts.get("swept", ())), shown(facts.get("destroyed", ())))
 
 
@@ -213,13 +160,13 @@ def report_letters(report: Report, *, settled: bool) -> list[Letter]:
         return []
     campaign = battle.turn.campaign
     sides = campaigns.sides_of(campaign)
-    readers = _readers(campaign, sides)
+    readers = readers_of(campaign, sides)
     by_side = {row.player_id: side for side, row in sides.items()}
     reporter = by_side.get(report.by_player_id)
     recipients = grid.SIDES if settled else tuple(s for s in grid.SIDES if s != reporter)
 
     def compose(side: str) -> texts.Letter:
-        head = _head(campaign, battle.turn.number, f"#battle-{battle.pk}")
+        head = letter_head(campaign, battle.turn.number, f"#battle-{battle.pk}")
         result = _result(battle, report, readers[side], side, sides)
         if settled:
             return texts.battle_settled(head, territory=battle.territory, result=result)
@@ -227,7 +174,7 @@ def report_letters(report: Report, *, settled: bool) -> list[Letter]:
             head, territory=battle.territory, opponent=sides[reporter].player.name, result=result,
             disputed=report.status == Report.Status.DISPUTED)
 
-    return _to_players(campaign, sides, str(report.pk), compose, recipients)
+    return to_players(campaign, sides, str(report.pk), compose, recipients)
 
 
 def choice_letters(report_id: int, stamp: str) -> list[Letter]:
@@ -260,14 +207,14 @@ def choice_letters(report_id: int, stamp: str) -> list[Letter]:
     sides = campaigns.sides_of(campaign)
 
     def compose(side: str) -> texts.Letter:
-        head = _head(campaign, battle.turn.number, f"#battle-{battle.pk}")
+        head = letter_head(campaign, battle.turn.number, f"#battle-{battle.pk}")
         if side == keeper:  # own detachments only: the keeper's
             return texts.choose_stay(head, territory=battle.territory, won=winner == side,
                                      eligible=eligible)
         return texts.choose_retreat(head, territory=battle.territory,
                                     options=sorted(options.items()))
 
-    return _to_players(campaign, sides, str(report_id), compose, tuple(asks))
+    return to_players(campaign, sides, str(report_id), compose, tuple(asks))
 
 
 # Placement ------------------------------------------------------------------------------------------
@@ -275,7 +222,7 @@ def choice_letters(report_id: int, stamp: str) -> list[Letter]:
 def placement_letters(campaign_id: int, stamp: str) -> list[Letter]:
     """R11: the side to place next, after the other side's placement number ``stamp``. A later
     placement made meanwhile has its own notice."""
-    campaign = _campaign(campaign_id)
+    campaign = campaign_of(campaign_id)
     if campaign is None or campaign.status not in campaigns.SETTING_UP:
         return []
     rows = list(CampaignDetachment.objects.filter(side__campaign=campaign).select_related("side"))
@@ -287,9 +234,9 @@ def placement_letters(campaign_id: int, stamp: str) -> list[Letter]:
     sides = campaigns.sides_of(campaign)
 
     def compose(side: str) -> texts.Letter:
-        return texts.placement(_head(campaign, 0, ""), left=left)
+        return texts.placement(letter_head(campaign, 0, ""), left=left)
 
-    return _to_players(campaign, sides, stamp, compose, (due,))
+    return to_players(campaign, sides, stamp, compose, (due,))
 
 
 # The turn closed ----------------------------------------------------------------------------------
@@ -322,7 +269,7 @@ def _summary(campaign: Campaign, turn: CampaignTurn, entries: Sequence[CampaignS
         "target": campaign.victory_score}
     victory = report.get("victory")
     won = (_("%(side)s wins: %(reason)s.") % {
-        "side": _label(sides, victory["side"]),
+        "side": side_label(sides, victory["side"]),
         "reason": word(VICTORY_REASONS, victory["reason"])}) if victory else ""
     return texts.TurnSummary(tuple(changes), tuple(lines), tuple(sectors), tuple(moves),
                              tuple(report.get("isolated_next_turn", [])), totals, won)
@@ -330,19 +277,19 @@ def _summary(campaign: Campaign, turn: CampaignTurn, entries: Sequence[CampaignS
 
 def closed_letters(campaign_id: int, stamp: str) -> list[Letter]:
     """Both players: the closed turn's report, and the next turn open (or the victory)."""
-    campaign = _campaign(campaign_id)
-    turn = _turn(campaign, stamp) if campaign is not None else None
+    campaign = campaign_of(campaign_id)
+    turn = turn_of(campaign, stamp) if campaign is not None else None
     if turn is None or turn.closed_at is None:
         return []
     entries = list(campaign.score_entries.filter(turn=turn.number).order_by("pk"))
     sides = campaigns.sides_of(campaign)
-    readers = _readers(campaign, sides)
+    readers = readers_of(campaign, sides)
 
     def compose(side: str) -> texts.Letter:
-        head = _head(campaign, turn.number, f"#turn-report-{turn.number}")
+        head = letter_head(campaign, turn.number, f"#turn-report-{turn.number}")
         return texts.turn_closed(head, _summary(campaign, turn, entries, readers[side], sides))
 
-    return _to_players(campaign, sides, str(turn.number), compose)
+    return to_players(campaign, sides, str(turn.number), compose)
 
 
 # Declaring (G11) and surrender (R35) -------------------------------------------------------------
@@ -352,7 +299,7 @@ def declare_letters(campaign_id: int, stamp: str) -> list[Letter]:
     if the phase moved on or the turn passed back meanwhile); sealed attacks revealed
     ("<turn>:attacks:revealed"), both players with the count of attacks against them."""
     number, phase, moment = (stamp.split(":") + ["", ""])[:3]
-    campaign, turn = _phase_still_open(campaign_id, number, phase)
+    campaign, turn = phase_still_open(campaign_id, number, phase)
     if campaign is None or turn is None:
         return []
     sides = campaigns.sides_of(campaign)
@@ -361,36 +308,36 @@ def declare_letters(campaign_id: int, stamp: str) -> list[Letter]:
         against = {side: attacks.exclude(side=side).count() for side in grid.SIDES}
 
         def compose_revealed(side: str) -> texts.Letter:
-            return texts.attacks_revealed(_head(campaign, turn.number, "#orders"),
+            return texts.attacks_revealed(letter_head(campaign, turn.number, "#orders"),
                                           against_me=against[side])
 
-        return _to_players(campaign, sides, stamp, compose_revealed)
+        return to_players(campaign, sides, stamp, compose_revealed)
     declaring = campaign_declarations.declarations_view(campaign, turn)
     due = declaring["next"]
     if due is None:
         return []
 
     def compose(side: str) -> texts.Letter:
-        return texts.your_turn_to_declare(_head(campaign, turn.number, "#orders"),
+        return texts.your_turn_to_declare(letter_head(campaign, turn.number, "#orders"),
                                           phase=phase_name(phase),
-                                          opponent=_label(sides, grid.enemy(side)))
+                                          opponent=side_label(sides, grid.enemy(side)))
 
-    return _to_players(campaign, sides, stamp, compose, (due,))
+    return to_players(campaign, sides, stamp, compose, (due,))
 
 
 def surrender_letters(campaign_id: int, stamp: str) -> list[Letter]:
     """Both players: ``stamp`` is the side that surrendered (R35)."""
-    campaign = _campaign(campaign_id)
+    campaign = campaign_of(campaign_id)
     if campaign is None or stamp not in grid.SIDES or not campaign.winner:
         return []
     sides = campaigns.sides_of(campaign)
 
     def compose(side: str) -> texts.Letter:
-        return texts.surrendered(_head(campaign, campaign.current_turn, ""),
-                                 loser=_label(sides, stamp), winner=_label(sides, campaign.winner),
+        return texts.surrendered(letter_head(campaign, campaign.current_turn, ""),
+                                 loser=side_label(sides, stamp), winner=side_label(sides, campaign.winner),
                                  mine=side == stamp)
 
-    return _to_players(campaign, sides, stamp, compose)
+    return to_players(campaign, sides, stamp, compose)
 
 
 LETTERS: dict[str, Callable[[int, str], list[Letter]]] = {
@@ -403,3 +350,11 @@ LETTERS: dict[str, Callable[[int, str], list[Letter]]] = {
     Kind.CAMPAIGN_TURN_CLOSED: closed_letters,
 }
 
+
+
+def register() -> None:
+    """Hand the campaign's letters to the notices dispatcher (CampaignsConfig.ready); a battle's
+    reports are written here too (``report_letters``)."""
+    for kind, builder in LETTERS.items():
+        registry.register(kind, builder)
+    registry.register_report_writer(lambda report, settled: report_letters(report, settled=settled))

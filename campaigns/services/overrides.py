@@ -31,6 +31,7 @@ from campaigns.engine.state import (
 from campaigns.messages import campaign_message
 from campaigns.models import Campaign, CampaignDetachment, CampaignOrder, CampaignScoreEntry
 from campaigns.services import declarations as campaign_declarations
+from campaigns.services import order_numbers
 from campaigns.services.battles import BATTLES_PHASE
 from campaigns.services.campaign import (
     FORCED_ACTION,
@@ -130,7 +131,12 @@ def force_order(actor: Actor, campaign: Campaign, number: int, request: OrderInp
                   request.return_route if air else (), request.escort_of if air else None)
     verdict = check_order(state, order)
     if verdict.refusal is None:
-        saved = declare_order(actor, row, number, request)
+        # The organisers name orders by their database key (the cockpit's list); the players'
+        # path names them by their public number (campaigns/services/order_numbers.py).
+        ids = order_numbers.TurnIds(turn)
+        saved = declare_order(actor, row, number, replace(
+            request, for_attack=order_numbers.linked_id(request.for_attack, ids),
+            escort_of=order_numbers.linked_id(request.escort_of, ids)))
         record(actor, FORCED_ACTION, row.tournament, saved,
                {"campaign": row.slug, "turn": number, "order": saved.pk, "refusal": None,
                 "reason": why})
@@ -146,6 +152,7 @@ def force_order(actor: Actor, campaign: Campaign, number: int, request: OrderInp
         turn=turn, side=done.side, kind=done.kind, detachments=list(done.detachments),
         from_code=done.from_ or "", to_code=done.to or "", for_attack_id=done.for_attack,
         status=campaign_declarations.status_for(row),
+        number=order_numbers.next_number(turn, done.side),
         mission=done.mission or "", route=list(done.route), return_route=list(done.return_route),
         escort_of_id=done.escort_of, created_by=actor.user if actor.user_id else None)
     if done.kind == MOVE:

@@ -19,39 +19,34 @@ faces and outcomes, never a die's target, and the infiltrating detachment once c
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any, BinaryIO
 
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from campaigns.drawing import drawing, territory_rows
 from campaigns.engine import map as grid
-from campaigns.engine.air import CAPTURED
-from campaigns.engine.air_missions import PURPOSE_FLAK, PURPOSE_INTERCEPTION
-from campaigns.engine.infiltration import PURPOSE as PURPOSE_INFILTRATION
 from campaigns.engine.orders import allowances
-from campaigns.engine.scoring import PURPOSE_OTHER_SECTORS
 from campaigns.engine.state import (
     AIR_MISSION,
     ATTACK,
     FORTIFY,
     INFILTRATION,
-    INFILTRATION_PHASE,
     MOVE,
     REACTION,
     VEHICLES,
     CampaignState,
 )
-from campaigns.engine.tools import INITIATIVE_COUNTERS, PHASES, initiative_value
+from campaigns.engine.tools import INITIATIVE_COUNTERS, initiative_value
 from campaigns.models import (
     Campaign,
     CampaignBattle,
     CampaignDetachment,
-    CampaignReveal,
     CampaignSide,
     CampaignTurn,
 )
@@ -64,34 +59,28 @@ from campaigns.pack_sheets import (
     OrderSheet,
     PhaseBoxes,
     ResultRow,
-    RollLine,
-    ScoreLine,
     TurnHeader,
     TurnPackContent,
-    TurnReport,
+    render_turn_pack,
 )
-from campaigns.pages.air import flak_line, interception_line, landing_line, mission_line
-from campaigns.pages.campaign import (
+from campaigns.rows import (
     Reader,
     allowance_rows,
     attacks_against,
     infiltration_lines,
-    initiative_lines,
-    ledger,
     my_army,
     my_orders,
     side_label,
-    turn_reports,
 )
-from campaigns.services import air as campaign_air
-from campaigns.services import battles as campaign_battles
 from campaigns.services import reads as campaign_reads
-from campaigns.services.campaign import require_staff, scores_of, sides_of, state_of
-from campaigns.services.dice import ENTERED
+from campaigns.services.campaign import require_staff, sides_of, state_of
+from campaigns.services.pack_report import battle_status, battles_note, both_players, turn_report
 from campaigns.services.turns import turn_of
-from campaigns.words import INFILTRATION_OUTCOMES, PLANETS, SIDES, phase_name, word
+from campaigns.words import PLANETS, SIDES, phase_name, word
 from events.audit import Actor
-from events.models import Game, Round
+from events.errors import Invalid
+from events.models import Round
+from printing import renderers
 from printing.models import MissionPack
 from printing.services import packs
 
@@ -109,30 +98,6 @@ def turn_packs(campaign: Campaign, limit: int = 5) -> list[MissionPack]:
     return list(MissionPack.objects.filter(
         round__campaign_turn__campaign=campaign, kind=MissionPack.Kind.TURN_PACK,
     ).select_related("round")[:limit])
-
-
-# --- who reads the shared parts ---------------------------------------------------------------
-
-@dataclass(frozen=True)
-class BothPlayers(Reader):
-    """The reader of the parts handed to both players: a detachment is named once its enemy
-    has seen it (R12), so neither player learns anything new from the other's sheet."""
-
-    seen: frozenset[tuple[str, str]] = frozenset()
-
-    @property
-    def insider(self) -> bool:
-        return True
-
-    def knows(self, side: str, name: str) -> bool:
-        return (side, name) in self.seen
-
-
-def both_players(campaign: Campaign) -> BothPlayers:
-    seen = CampaignReveal.objects.filter(detachment__side__campaign=campaign,
-                                         level=CampaignReveal.FULL).values_list(
-        "detachment__side__side", "detachment__name")
-    return BothPlayers(Actor(), None, seen=frozenset(seen))
 
 
 # --- the pack ----------------------------------------------------------------------------------
@@ -316,15 +281,6 @@ def fortifications_text(count: int) -> str:
         "count": count}
 
 
-def battle_status(battle: CampaignBattle, public: Mapping[str, Any]) -> tuple[str, str]:
-    """(status in words, winner in words or "" while the result is not confirmed)."""
-    if not campaign_battles.confirmed(battle):
-        return str(Game.Status(battle.game.status).label), ""
-    winner = campaign_battles.winner_side(battle)
-    shown = side_label(public, winner) if winner else gettext("draw")
-    return gettext("confirmed"), shown
-
-
 def battle_sheet(campaign: Campaign, battle: CampaignBattle, public: Mapping[str, Any],
                  sides: Mapping[str, CampaignSide], points: Mapping[tuple[str, str], int]
                  ) -> BattleSheet:
@@ -375,169 +331,18 @@ def battle_sheet(campaign: Campaign, battle: CampaignBattle, public: Mapping[str
         winner=winner, rows=tuple(rows))
 
 
-def battles_note(turn: CampaignTurn, battles: Sequence[CampaignBattle]) -> str:
-    if any(b.contested for b in battles):
-        return ""
-    if turn.phase not in (campaign_battles.BATTLES_PHASE, "closed"):
-        return gettext("The battles are drawn up once the attacks and reactions are declared: "
-                       "print the pack again then for their sheets.")
-    return gettext("No battle was fought this turn.")
+def turn_pack_renderer(pack: MissionPack, chunk: int,
+                       progress: Callable[[int, int], None]) -> Callable[[BinaryIO], int]:
+    turn = turn_pack_content(pack.round)
+    return lambda out: render_turn_pack(turn, out, progress=progress)
 
 
-# --- turn report (R15, R33–R40, G20) ---------------------------------------------------------------
-
-def roll_purpose(purpose: str) -> str:
-    prefix = "epic.initiative."
-    if purpose.startswith(prefix):
-        return gettext("Initiative: %(phase)s") % {"phase": phase_name(purpose[len(prefix):])}
-    if purpose == PURPOSE_OTHER_SECTORS:
-        return gettext("Other sectors")
-    if purpose == PURPOSE_INFILTRATION:
-        return gettext("Infiltration")
-    if purpose == PURPOSE_FLAK:
-        return gettext("Flak")
-    if purpose == PURPOSE_INTERCEPTION:
-        return gettext("Interception of a landing")
-    return purpose
+def check_turn_round(round_: Round) -> None:
+    """Only a campaign turn's round has a turn pack."""
+    if not hasattr(round_, "campaign_turn"):
+        raise Invalid(_("Only a campaign turn has a turn pack."), "pack_kind_unknown")
 
 
-def air_rolls(turn: CampaignTurn) -> list[dict[str, Any]]:
-    """R21, R14: each Flak die (rolled for the Flak's side) and each landing interception die
-    (for the intercepting side), as the turn keeps them."""
-    out: list[dict[str, Any]] = []
-    for entry in turn.air or []:
-        if entry.get("kind") == "mission":
-            out += [{"purpose": PURPOSE_FLAK, "expression": "1D6", "dice": [f["die"]],
-                     "total": f["die"], "side": f["side"], "source": entry.get("source")}
-                    for f in entry["flak"]]
-        else:
-            out += [{"purpose": PURPOSE_INTERCEPTION, "expression": "1D6", "dice": [d["die"]],
-                     "total": d["die"], "side": entry["interceptor_side"],
-                     "source": entry.get("source")} for d in entry["dice"]]
-    return out
-
-
-def shared_air(campaign: Campaign, turn: CampaignTurn) -> tuple[str, ...]:
-    """What both players know of the air phase (R12, R19): each mission's kind and route, the
-    Flak dice, who may intercept whom, each landing interception's dice; no detachment name."""
-    seen = campaign_air.air_view(campaign, turn, campaign_air.BOTH)
-    return tuple([mission_line(m) for m in seen["missions"]]
-                 + [flak_line(r) for r in seen["flak"]]
-                 + [interception_line(i) for i in seen["interceptions"]]
-                 + [landing_line(e) for e in seen["landings"]])
-
-
-def infiltration_rolls(turn: CampaignTurn) -> list[dict[str, Any]]:
-    """R25: each infiltration die as a roll of the infiltrating side (their dice log is the
-    audit's; the turn keeps the faces and where they were thrown)."""
-    return [{"purpose": PURPOSE_INFILTRATION, "expression": "1D6", "dice": [die["die"]],
-             "total": die["die"], "side": entry["side"], "source": entry.get("source")}
-            for entry in turn.infiltrations or [] for die in entry["dice"]]
-
-
-def roll_lines(turn: CampaignTurn) -> tuple[RollLine, ...]:
-    """Every roll of the turn, in order: each phase's initiative, then the close's dice. The
-    close logs only the dice Muster threw; a face entered for a side's other sectors (R40) is
-    kept in the close's answer, and printed from there."""
-    report = turn.report or {}
-    logged = []
-    for phase in PHASES:
-        logged += (turn.initiative or {}).get(phase, {}).get("dice_log", [])
-        if phase == INFILTRATION_PHASE:  # resolved before the next phase's initiative
-            logged += air_rolls(turn) + infiltration_rolls(turn)  # R21: Flak first
-    logged += report.get("dice_log", [])
-    thrown = {roll.get("side") for roll in logged if roll.get("purpose") == PURPOSE_OTHER_SECTORS}
-    logged += [{"purpose": PURPOSE_OTHER_SECTORS, "expression": "1D6", "dice": [sector["die"]],
-                "total": sector["die"], "side": side, "source": ENTERED}
-               for side, sector in report.get("other_sectors", {}).items() if side not in thrown]
-    return tuple(RollLine(
-        purpose=roll_purpose(roll.get("purpose", "")), side=word(SIDES, roll.get("side")),
-        dice=f"{roll.get('expression', '')}: {' + '.join(str(d) for d in roll.get('dice', ()))}",
-        total=roll.get("total"),
-        source=gettext("at the table") if roll.get("source") == ENTERED else gettext("by Muster"))
-        for roll in logged)
-
-
-def battle_lines(battles: Sequence[CampaignBattle], public: Mapping[str, Any]) -> tuple[str, ...]:
-    lines = []
-    for b in battles:
-        words = {"territory": b.territory, "attacker": side_label(public, b.attacker),
-                 "defender": side_label(public, b.defender)}
-        if not b.contested:
-            lines.append(gettext("%(territory)s: taken by %(attacker)s without a battle "
-                                 "(undefended).") % words)
-            continue
-        status, winner = battle_status(b, public)
-        result = (gettext("winner: %(winner)s") % {"winner": winner} if winner else status)
-        lines.append(gettext("%(territory)s: %(attacker)s attacks %(defender)s; %(result)s.")
-                     % {**words, "result": result})
-    return tuple(lines)
-
-
-def isolation_lines(campaign: Campaign, turn: CampaignTurn,
-                    closed: Mapping[str, Any] | None) -> tuple[str, ...]:
-    """Isolated this turn (R33, computed at the previous close) and, once closed, next turn."""
-    lines = []
-    if closed is None:
-        codes = [c for c in grid.CODES if c in set(campaign.isolated)]
-        if codes:
-            lines.append(gettext("Isolated this turn: %(codes)s.") % {"codes": ", ".join(codes)})
-    elif closed["isolated"]:
-        lines.append(gettext("Isolated next turn: %(codes)s.")
-                     % {"codes": ", ".join(closed["isolated"])})
-    return tuple(lines)
-
-
-def shared_infiltrations(turn: CampaignTurn, public: Mapping[str, Any]) -> tuple[str, ...]:
-    """What both players know of each infiltration (R12): the side, the territories, each
-    die's face and outcome. The dice's targets and what a 6 or a 5 showed stay on the
-    players' own sheets; the infiltrating detachment is named only once its infiltrators
-    were captured, when the enemy learnt it, with the units taken."""
-    lines = []
-    for entry in turn.infiltrations or []:
-        captured = any(d["outcome"] == CAPTURED for d in entry["dice"])
-        words = {"side": side_label(public, entry["side"]), "to": entry["to"],
-                 "from": entry["from"], "detachment": entry["detachment"]}
-        text = (gettext("%(side)s infiltrated %(to)s from %(from)s with %(detachment)s") % words
-                if captured else
-                gettext("%(side)s infiltrated %(to)s from %(from)s") % words)
-        dice = "; ".join(f"{d['die']}: {word(INFILTRATION_OUTCOMES, d['outcome'])}"
-                         for d in entry["dice"])
-        text += ": " + (dice or gettext("no enemy detachment there"))
-        if captured and entry["captured"]:
-            text += " · " + gettext("captured: %(units)s") % {
-                "units": ", ".join(u["name"] for u in entry["captured"])}
-        lines.append(text)
-    return tuple(lines)
-
-
-def turn_report(campaign: Campaign, turn: CampaignTurn, public: Mapping[str, Any],
-                reader: BothPlayers, battles: Sequence[CampaignBattle]) -> TurnReport:
-    """The closed turn's report as the players' page gives it, read by both players; an open
-    turn's report says so and gives what is known: rolls, battles, ledger lines so far."""
-    closed = next((r for r in turn_reports(campaign, reader, public)
-                   if r["number"] == turn.number), None) if turn.closed_at else None
-    score = (closed["scores"] if closed is not None
-             else {word(SIDES, s): v for s, v in scores_of(campaign).items()})
-    totals = tuple(gettext("%(side)s: %(score)s of %(target)s") % {
-        "side": side, "score": value, "target": campaign.victory_score}
-        for side, value in score.items())
-    lines = [row for row in reversed(ledger(campaign, reader)) if row["turn"] == turn.number]
-    initiative = tuple(gettext("%(phase)s: %(rolls)s; %(winner)s chooses who acts first.") % {
-        "phase": line["phase"].capitalize(), "rolls": ", ".join(line["rolls"]),
-        "winner": line["winner"]} for line in initiative_lines(turn, public))
-    note = "" if closed is not None else gettext(
-        "Turn %(number)s is not closed yet (now: %(phase)s): this report gives what is known "
-        "so far.") % {"number": turn.number, "phase": phase_name(turn.phase)}
-    return TurnReport(
-        closed=closed is not None, note=note, rolls=roll_lines(turn), initiative=initiative,
-        infiltrations=shared_infiltrations(turn, public),
-        air=shared_air(campaign, turn),
-        battles=battle_lines(battles, public),
-        control_changes=tuple(closed["changes"]) if closed else (),
-        isolated=isolation_lines(campaign, turn, closed),
-        relocations=tuple(closed["moves"]) if closed else (),
-        score_lines=tuple(ScoreLine(r["side"], r["kind"], r["subject"], r["points"])
-                          for r in lines),
-        other_sectors=tuple(closed["sectors"]) if closed else (),
-        totals=totals, victory=closed["victory"] if closed else "")
+def register() -> None:
+    """The turn pack's renderer, for the pack builder (CampaignsConfig.ready)."""
+    renderers.register(MissionPack.Kind.TURN_PACK, turn_pack_renderer, check_turn_round)

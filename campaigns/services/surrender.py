@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from campaigns import notice_queue as notices
 from campaigns.engine.map import enemy
 from campaigns.engine.scoring import SURRENDER, Victory
 from campaigns.models import Campaign
@@ -14,7 +15,6 @@ from campaigns.services.campaign import locked, require_status, side_for
 from campaigns.services.turns import RUNNING, finish
 from events.audit import Actor, record
 from events.errors import Invalid
-from notices import services as notices
 
 
 def _same(typed: str, name: str) -> bool:

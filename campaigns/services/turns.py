@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from campaigns import notice_queue as notices
 from campaigns.engine import map as grid
 from campaigns.engine import turn as engine
 from campaigns.engine.orders import OrderRefused, apply_order
@@ -37,6 +38,7 @@ from campaigns.models import (
 )
 from campaigns.services import air as campaign_air
 from campaigns.services import declarations as campaign_declarations
+from campaigns.services import order_numbers
 from campaigns.services.battles import battle_results
 from campaigns.services.campaign import (
     acting_side,
@@ -57,7 +59,6 @@ from campaigns.services.infiltrations import before_next_phase
 from events.audit import Actor, record
 from events.errors import Conflict, Invalid, NotFound
 from events.models import Round, Tournament
-from notices import services as notices
 
 CLOSED_PHASE = "closed"
 RUNNING = Campaign.Status.RUNNING
@@ -125,29 +126,33 @@ class OrderInput:
 def declare_order(actor: Actor, campaign: Campaign, number: int, request: OrderInput
                   ) -> CampaignOrder:
     """Accept one order or refuse it with the engine's code (409 ``phase_closed`` outside the
-    order's phase, 400 otherwise). A move moves its detachment at once (league/campaign)."""
+    order's phase, 400 otherwise). A move moves its detachment at once (campaigns/engine)."""
     row = locked(campaign)
     side = acting_side(actor, row, request.side)
     require_status(row, RUNNING)
     turn = turn_row(row, number)
     campaign_declarations.before_order(row, turn, side, request.kind)
     air = request.kind == AIR_MISSION
+    # The ids a player names are public numbers, resolved among what that side may see (G11).
+    named = {"for_attack": request.for_attack if request.kind == REACTION else None,
+             "escort_of": request.escort_of if air else None}
     order = Order(side, request.kind, request.detachments, request.from_, request.to,
-                  request.for_attack if request.kind == REACTION else None,
+                  order_numbers.attack_key(turn, side, named["for_attack"]),
                   request.mission if air else None, request.route if air else (),
-                  request.return_route if air else (), request.escort_of if air else None)
-    try:
-        _after, accepted = apply_order(state_of(row, turn), order)
+                  request.return_route if air else (),
+                  order_numbers.mission_key(turn, side, named["escort_of"]))
+    try:  # checked against the state as this side knows it: the enemy's sealed orders left out
+        _after, accepted = apply_order(campaign_declarations.state_seen_by(row, turn, side), order)
     except OrderRefused as refused:
-        code, params = refused.refusal.code, refused.refusal.params
+        code, params = refused.refusal.code, order_numbers.told(refused.refusal.params, named)
         raise refusal(code, params, Conflict if code == "phase_closed" else Invalid) from None
     done = accepted.order
     saved = CampaignOrder.objects.create(
         turn=turn, side=side, kind=done.kind, detachments=list(done.detachments),
         from_code=done.from_ or "", to_code=done.to or "", for_attack_id=done.for_attack,
         bonus=accepted.bonus or "", commander=accepted.commander or "",
-        status=campaign_declarations.status_for(row),
-        sequence=campaign_declarations.sequence_for(turn, ORDER_PHASE[done.kind]),
+        status=campaign_declarations.status_for(row), number=order_numbers.next_number(turn, side),
+        sequence=campaign_declarations.sequence_for(row, turn, ORDER_PHASE[done.kind], side),
         mission=done.mission or "", route=list(done.route), return_route=list(done.return_route),
         escort_of_id=done.escort_of, created_by=actor.user if actor.user_id else None)
     campaign_air.after_order(row, turn, saved)  # R13: landing and vehicles marks

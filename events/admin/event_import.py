@@ -37,7 +37,8 @@ class EventImportForm(forms.Form):
         self.fields["file"].help_text = _(
             "A file from “Whole event (JSON)”, “Whole campaign (JSON)” or manage.py export_event "
             "or export_campaign, at most %(size)s MiB (larger files: manage.py import_event). "
-            "Accounts are matched by username; none is created.") % {"size": f"{upload_cap() / MIB:g}"}
+            "Accounts are matched by username, whatever its case; a missing one is created "
+            "inactive, without a password.") % {"size": f"{upload_cap() / MIB:g}"}
 
     def clean_file(self):
         upload = self.cleaned_data["file"]

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from django import forms
+from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db.models import QuerySet
 from django.utils.text import capfirst
@@ -20,6 +20,7 @@ from events.serializers import MAX_SEED
 from events.services import imports, results
 from events.standings import TIEBREAKS
 from events.systems import NOT_FOR_EVENTS, event_rules
+from systems.registry import EventForm, game_system
 
 
 class TiebreaksField(forms.CharField):
@@ -51,10 +52,6 @@ def tiebreaks_help() -> str:
         "choices": "; ".join(f"{code} = {label}" for code, label in TIEBREAK_CHOICES)}
 
 
-DEFAULT_SYSTEM = "w40k4"  # a form sent without a system is a 40k event, as in the API
-# [Gap] UG1: Urban War has no points limit of its own; NordCon 2005 played 250 points. Offered
-# as the add form's starting value, never enforced.
-SUGGESTED_POINTS: Mapping[str, int] = {"urban-war": 250}
 GROUPS = ("advanced_rules", "settings")  # JSON columns each system reads with its own serializer
 # Columns Tournament.clean may set from the others (events/systems/config.py): a change saves
 # them when their value moved, whatever form field carried them.
@@ -63,49 +60,21 @@ MODEL_FIELDS = frozenset(f.name for f in Tournament._meta.concrete_fields)
 WDL_CHOICE, TABLE_CHOICE, PRESET_PREFIX = "wdl", "table", "preset:"
 NO_UPPER_BOUND = frozenset({"-", "–", "null", "none", "∞"})
 
-SETTING_LABELS = {
-    "advanced_rules_mantlets": _("mantlets (+2 points per model)"),
-    "advanced_rules_stakes": _("wooden stakes (+2 points per model)"),
-    "advanced_rules_baggage": _("army baggage"),
-    "advanced_rules_baggage_mode": _("baggage allowance"),
-    "settings_size_min": _("smallest commando (models)"),
-    "settings_size_max": _("largest commando (models)"),
-    "settings_result_mode": _("when no commando is destroyed"),
-    "settings_token_rounding": _("order tokens"),
-    "settings_morale_rule": _("morale test after shooting"),
-}
-SETTING_HELP = {
-    "advanced_rules_mantlets": _("Not used in pitched battles unless the scenario or the players "
-                                 "allow them."),
-    "advanced_rules_stakes": _("Only for foot shooting units and war machines."),
-    "advanced_rules_baggage": _("Core troops worth a tenth of the army; 200 victory points to "
-                                "whoever captures them. Never for Undead or Daemon armies."),
-    "settings_size_min": _("The seed says “about 6 to 20 models”: 6 by default."),
-    "settings_size_max": _("20 by default."),
-    "settings_result_mode": _("The destroyed models' points are kept as victory points either "
-                              "way."),
-    "settings_token_rounding": _("Read only by W40K Dynamics events: one order of each kind per "
-                                 "250 points."),
-    "settings_morale_rule": _("Read only by W40K Dynamics events."),
-}
-CHOICE_LABELS = {
-    ("advanced_rules_baggage_mode", "extra_allowance"):
-        _("on top of the points limit, up to a tenth of the army"),
-    ("advanced_rules_baggage_mode", "within_limit"):
-        _("within the points limit, at least a tenth of the army"),
-    ("settings_result_mode", "destroyed_or_draw"): _("the game is a draw"),
-    ("settings_result_mode", "most_points_destroyed"):
-        _("the side that destroyed more points wins"),
-    ("settings_token_rounding", "ceil"): _("a started block of 250 points counts"),
-    ("settings_token_rounding", "floor"): _("only complete blocks of 250 points count"),
-    ("settings_morale_rule", "at_least"): _("when a quarter of the unit or more falls"),
-    ("settings_morale_rule", "more_than"): _("when more than a quarter of the unit falls"),
-}
-SETTING_TITLES = {
-    ("whfb", "advanced_rules"): _("Warhammer Battle advanced rules"),
-    ("urban-war", "settings"): _("Urban War commandos and results"),
-    ("w40k4", "settings"): _("W40K Dynamics"),
-}
+
+def default_system() -> GameSystem:
+    """The system of a form sent without one, as in the API (MUSTER_DEFAULT_GAME_SYSTEM)."""
+    return GameSystem.objects.get(slug=settings.MUSTER_DEFAULT_GAME_SYSTEM)
+
+
+def wording(system_slug: str) -> EventForm:
+    """How the system's settings read in the form (``GameSystem.event_form``)."""
+    system = game_system(system_slug)
+    return system.event_form if system is not None else EventForm()
+
+
+def suggested_points(system_slug: str) -> int | None:
+    """The points limit the add form starts with for this system, if it has a usual one."""
+    return wording(system_slug).suggested_points
 
 
 def event_systems() -> QuerySet[GameSystem]:
@@ -115,9 +84,9 @@ def event_systems() -> QuerySet[GameSystem]:
 
 def setting_fields(system_slug: str) -> dict[str, tuple[str, str, forms.Field]]:
     """Form fields for the advanced rules and settings the system reads, made from the system's
-    own serializers (league/systems), so a new setting shows up without a form of its own:
+    own serializers (events/systems), so a new setting shows up without a form of its own:
     ``"<group>_<key>" -> (group, key, field)``."""
-    rules = event_rules(system_slug)
+    rules, words = event_rules(system_slug), wording(system_slug)
     found: dict[str, tuple[str, str, forms.Field]] = {}
     for group in GROUPS:
         serializer = getattr(rules, group)
@@ -125,25 +94,25 @@ def setting_fields(system_slug: str) -> dict[str, tuple[str, str, forms.Field]]:
             continue
         for key, field in serializer().fields.items():
             name = f"{group}_{key}"
-            found[name] = (group, key, _form_field(name, key, field))
+            found[name] = (group, key, _form_field(name, key, field, words))
     return found
 
 
 def setting_title(system_slug: str, group: str) -> str:
     generic = _("Advanced rules") if group == "advanced_rules" else _("Game system settings")
-    return SETTING_TITLES.get((system_slug, group), generic)
+    return wording(system_slug).titles.get(group, generic)
 
 
-def _form_field(name: str, key: str, field: serializers.Field) -> forms.Field:
+def _form_field(name: str, key: str, field: serializers.Field, words: EventForm) -> forms.Field:
     """Every setting is optional in the form: one left out keeps its saved (or default) value."""
     default = None if field.default is serializers.empty else field.default
-    common: dict[str, Any] = {"label": capfirst(SETTING_LABELS.get(name, key.replace("_", " "))),
-                              "help_text": SETTING_HELP.get(name, ""), "required": False,
+    common: dict[str, Any] = {"label": capfirst(words.labels.get(name, key.replace("_", " "))),
+                              "help_text": words.help.get(name, ""), "required": False,
                               "initial": default}
     if isinstance(field, serializers.BooleanField):
         return forms.BooleanField(**common)
     if isinstance(field, serializers.ChoiceField):
-        choices = [(value, CHOICE_LABELS.get((name, value), value)) for value in field.choices]
+        choices = [(value, words.choices.get((name, value), value)) for value in field.choices]
         return forms.ChoiceField(choices=choices, **common)
     if isinstance(field, serializers.IntegerField):
         return forms.IntegerField(min_value=field.min_value, max_value=field.max_value, **common)
@@ -247,10 +216,10 @@ class TournamentForm(forms.ModelForm):
         self.initial["game_system"] = system.slug
         if "chart" in self.fields:
             self.fields["chart"].queryset = Chart.objects.filter(game_system=system)
-        if system.slug in SUGGESTED_POINTS and "points_limit" in self.fields:
+        points = suggested_points(system.slug)
+        if points is not None and "points_limit" in self.fields:
             self.fields["points_limit"].help_text = _(
-                "%(points)s points is the usual size for this game.") % {
-                "points": SUGGESTED_POINTS[system.slug]}
+                "%(points)s points is the usual size for this game.") % {"points": points}
         same_system = self.instance.game_system_id == system.pk
         for name, (group, key, field) in setting_fields(system.slug).items():
             self.fields[name] = field
@@ -275,7 +244,7 @@ class TournamentForm(forms.ModelForm):
             return self.system
         if self.instance.game_system_id:
             return self.instance.game_system
-        return GameSystem.objects.get(slug=DEFAULT_SYSTEM)
+        return default_system()
 
     def clean_turn_system(self) -> str:
         return self.cleaned_data.get("turn_system") or self.instance.turn_system or "standard"

@@ -1,6 +1,7 @@
 """Rounds and games, read-only: they change through pairing and results (staff settle on the game page)."""
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
@@ -22,9 +23,10 @@ from events.audit import Actor
 from events.errors import ServiceError
 from events.messages import list_problem_text, role_name
 from events.models import Game, Player, Report, Round
-from events.services import results, rounds
+from events.services import result_grid, results, rounds
 from printing.admin import start_pack
-from printing.services.packs import PURPOSES, dice_text, roll_lines
+from printing.services.mission_pack import PURPOSES, dice_text, roll_lines
+from systems.reports import SystemReportForm, report_form_class
 
 
 def player_label(player: Player | None) -> str:
@@ -183,6 +185,23 @@ class RoundAdmin(ReadOnlyAdmin):
         return HttpResponseRedirect(admin_url(round_))
 
 
+def settle_form(game: Game, data: Any = None) -> SettleForm | SystemReportForm:
+    """The organiser's result form: the game system's report form (the player's game page's,
+    with a comment), or the winner-and-points form of a chart game."""
+    form_class = report_form_class(game)
+    if form_class is None:
+        return SettleForm(game, data)
+    form = form_class(data, game=game, lists=result_grid.game_lists(game))
+    form.fields["comment"] = copy.deepcopy(SettleForm.base_fields["comment"])
+    return form
+
+
+def settle_input(form: SettleForm | SystemReportForm) -> results.ResultInput:
+    if isinstance(form, SettleForm):
+        return form.result_input()
+    return results.ResultInput(**form.content(), comment=form.cleaned_data.get("comment", ""))
+
+
 def report_rows(game: Game) -> list[dict[str, Any]]:
     names = {game.player_a_id: game.player_a.name}
     if game.player_b is not None:
@@ -264,7 +283,7 @@ class GameAdmin(ReadOnlyAdmin):
             context["reports"] = report_rows(obj)
             settle = (not obj.is_bye and obj.round.status != Round.Status.DRAFT
                       and self._may_settle(request))
-            context["settle_form"] = SettleForm(obj) if settle else None
+            context["settle_form"] = settle_form(obj) if settle else None
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     def get_urls(self):
@@ -279,14 +298,14 @@ class GameAdmin(ReadOnlyAdmin):
         if game.is_bye:
             messages.error(request, _("A bye has no result to report."))
             return HttpResponseRedirect(admin_url(game))
-        form = SettleForm(game, request.POST)
+        form = settle_form(game, request.POST)
         if not form.is_valid():
             for field, errors in form.errors.items():
                 label = form.fields[field].label if field in form.fields else ""
                 messages.error(request, f"{label}: {' '.join(errors)}" if label else " ".join(errors))
             return HttpResponseRedirect(admin_url(game))
         try:
-            updated = results.report(Actor.of(request), game.pk, form.result_input())
+            updated = results.report(Actor.of(request), game.pk, settle_input(form))
         except ServiceError as exc:
             messages.error(request, str(exc))
         else:

@@ -1,13 +1,12 @@
 """One row of the staff results grid: a table's result as an organiser types it, turned into the
 content ``results.report`` takes (or None: accept the open report as it stands).
 
-What a row asks depends on the game system: the winner (or a draw) and both sides' victory
-points for Warhammer 40,000 and Warhammer Battle (the baggage captor too when the event uses
-baggage, and each side's units that left to loot; under a band table the points decide the
-result), the destroyed commando and each side's destroyed enemy models for Urban War (whose
-victory points the server derives). The choices come from the players' current lists, as on the
-game page (``events.system_game_forms``); the system's outcome serializer and ``score`` check
-what is sent, in ``results.report``."""
+A chart game's row (Warhammer 40,000 and any system without a report form of its own) asks the
+winner (or a draw) and both sides' victory points; under a band table the points decide the
+result. A system with a report form (systems/reports.py) gives the row's result choices, its
+fields picked from the players' current lists and the content it sends, from the same module
+as its game-page form; the system's outcome serializer and ``score`` check what is sent, in
+``results.report``."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -16,90 +15,94 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from events.models import Game
+from events.models import Game, Tournament
 from events.scoring import bands_of
 from events.services import results
-from events.system_game_forms import model_choices, unit_choices
+from systems.registry import game_system
+from systems.reports import SystemReportForm
 
 # Player id -> the entries of their current main list (events.services.result_grid.round_lists).
 Lists = Mapping[int, Sequence[Mapping[str, Any]]]
-# The systems whose rows offer facts picked from the lists, and the field of each side.
-LIST_FACTS = {"urban-war": "destroyed", "whfb": "looting"}
 
-SKIP, ACCEPT, POINTS, DRAW, NONE = "", "accept", "points", "draw", "none"
+SKIP, ACCEPT, POINTS, DRAW = "", "accept", "points", "draw"
+
+
+def system_form(tournament: Tournament) -> type[SystemReportForm] | None:
+    """The event's system report form (None: a chart game's row)."""
+    system = game_system(tournament.game_system.slug)
+    return system.report_form if system is not None else None
+
+
+def list_facts(tournament: Tournament) -> str:
+    """The name prefix of the per-side fields a row picks from the lists ("": none)."""
+    form = system_form(tournament)
+    return form.grid_facts if form is not None else ""
+
+
+def grid_titles(tournament: Tournament, names: list[str]) -> list[Any]:
+    """The column titles of a row's system fields beside the facts (the baggage captor...)."""
+    form = system_form(tournament)
+    titles = form.grid_titles if form is not None else {}
+    return [titles.get(name, name) for name in names]
+
+
+def asks_victory_points(tournament: Tournament) -> bool:
+    form = system_form(tournament)
+    return form.grid_vp if form is not None else True
 
 
 class GridRowForm(forms.Form):
     result = forms.ChoiceField(required=False)
     vp_a = forms.IntegerField(min_value=0, max_value=results.MAX_VP, required=False)
     vp_b = forms.IntegerField(min_value=0, max_value=results.MAX_VP, required=False)
-    baggage = forms.ChoiceField(required=False)
 
     def __init__(self, game: Game, *args: Any, lists: Lists | None = None, **kwargs: Any):
         kwargs.setdefault("prefix", f"g{game.pk}")
         super().__init__(*args, **kwargs)
         self.game = game
         event = game.round.tournament
-        self.system = event.rules.slug
+        self.system = system_form(event)
         self.bands = bands_of(event.scoring or {}) is not None
         a, b = game.player_a.name, game.player_b.name
         choices: list[tuple[str, Any]] = [(SKIP, "—")]
         if game.status == Game.Status.REPORTED:
             choices.append((ACCEPT, _("accept the reported result")))
-        if self.system == "urban-war":
-            choices += [(NONE, _("no commando destroyed")),
-                        ("lost_b", _("commando of %(player)s destroyed") % {"player": b}),
-                        ("lost_a", _("commando of %(player)s destroyed") % {"player": a})]
-            del self.fields["vp_a"], self.fields["vp_b"]
+        own = self.system.grid_results(game, self.bands) if self.system is not None else None
+        if own is not None:
+            choices += own
         elif self.bands:
             choices.append((POINTS, _("as the victory points decide")))
         else:
             choices += [("a", _("%(player)s won") % {"player": a}),
                         ("b", _("%(player)s won") % {"player": b}), (DRAW, _("draw"))]
         self.fields["result"].choices = choices
-        if self.system == "whfb" and (event.advanced_rules or {}).get("baggage"):
-            self.fields["baggage"].choices = [(SKIP, _("nobody")), ("a", a), ("b", b)]
-        else:
-            del self.fields["baggage"]
-        table = game.table
+        if self.system is not None and not self.system.grid_vp:
+            del self.fields["vp_a"], self.fields["vp_b"]
         labels = {"result": _("Result, table %(table)s"),
                   "vp_a": _("Victory points of %(player)s, table %(table)s"),
-                  "vp_b": _("Victory points of %(player)s, table %(table)s"),
-                  "baggage": _("Baggage captured by, table %(table)s")}
+                  "vp_b": _("Victory points of %(player)s, table %(table)s")}
         names = {"vp_a": a, "vp_b": b}
         for name, field in self.fields.items():
-            field.label = labels[name] % {"table": table, "player": names.get(name, "")}
-        self._list_facts(lists or {})
+            field.label = labels[name] % {"table": game.table, "player": names.get(name, "")}
+        if self.system is not None:
+            self.fields.update(self.system.grid_fields(game, lists or {}))
         for name, field in self.fields.items():
             if name.startswith("vp_"):
                 field.widget.attrs.update({"size": 5, "inputmode": "numeric"})
 
-    def _list_facts(self, lists: Lists) -> None:
-        """Urban War: the enemy models each side destroyed; Warhammer Battle: each side's units
-        that left by the enemy's edge to loot. Offered only for sides with a list."""
-        game, table = self.game, self.game.table
-        a, b = game.player_a, game.player_b
-        if self.system == "urban-war":
-            for side, player, enemy in (("a", a, b), ("b", b, a)):
-                choices = model_choices(lists.get(enemy.pk, ()))
-                if choices:
-                    self.fields[f"destroyed_{side}"] = forms.MultipleChoiceField(
-                        label=_("Models of %(opponent)s destroyed by %(player)s, table %(table)s")
-                        % {"opponent": enemy.name, "player": player.name, "table": table},
-                        choices=choices, required=False, widget=forms.CheckboxSelectMultiple)
-        elif self.system == "whfb":
-            for side, player in (("a", a), ("b", b)):
-                choices = unit_choices(lists.get(player.pk, ()))
-                if choices:
-                    self.fields[f"looting_{side}"] = forms.MultipleChoiceField(
-                        label=_("Units of %(player)s that left to loot, table %(table)s")
-                        % {"player": player.name, "table": table},
-                        choices=choices, required=False, widget=forms.CheckboxSelectMultiple)
-
     def fact_fields(self) -> list[forms.BoundField]:
         """The per-side fields picked from the lists (destroyed models, looting units)."""
-        prefix = LIST_FACTS.get(self.system)
+        prefix = self.system.grid_facts if self.system is not None else ""
         return [self[name] for name in self.fields if prefix and name.startswith(f"{prefix}_")]
+
+    def extra_fields(self) -> list[forms.BoundField]:
+        """The system's row fields that are not picked from the lists (the baggage captor...),
+        a column each."""
+        if self.system is None:
+            return []
+        facts = {field.name for field in self.fact_fields()}
+        return [self[name] for name in self.fields
+                if name not in ("result", "vp_a", "vp_b") and name not in facts]
 
     def _typed(self, name: str) -> bool:
         key = self.add_prefix(name)
@@ -135,19 +138,13 @@ class GridRowForm(forms.Form):
     def content(self) -> results.ResultInput | None:
         """The staff report this row sends; None accepts the open report."""
         data, game = self.cleaned_data, self.game
-        ids = {"a": game.player_a_id, "b": game.player_b_id}
-        choice = data["result"]
-        if choice == ACCEPT:
+        if data["result"] == ACCEPT:
             return None
-        if self.system == "urban-war":
-            loser = {"lost_a": ids["a"], "lost_b": ids["b"]}.get(choice)
-            winner = None if loser is None else (ids["b"] if loser == ids["a"] else ids["a"])
-            return results.ResultInput(winner=winner, facts={
-                "commando_destroyed": loser, "destroyed": self._by_side("destroyed")})
+        own = (self.system.grid_content(game, data, self._by_side)
+               if self.system is not None else None)
+        if own is not None:
+            return own
+        ids = {"a": game.player_a_id, "b": game.player_b_id}
         vp = {ids[side]: data[f"vp_{side}"] for side in ("a", "b")
               if data.get(f"vp_{side}") is not None}
-        facts = None
-        if self.system == "whfb":
-            facts = {"baggage_captured_by": ids.get(data.get("baggage") or ""),
-                     "looting_units": self._by_side("looting")}
-        return results.ResultInput(winner=ids.get(choice), victory_points=vp, facts=facts)
+        return results.ResultInput(winner=ids.get(data["result"]), victory_points=vp)

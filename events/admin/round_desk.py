@@ -20,11 +20,18 @@ from django.views.decorators.http import require_POST
 from rest_framework import serializers
 
 from events.admin.common import EMPTY, admin_url, safe_next
-from events.admin.grid_forms import LIST_FACTS, GridRowForm, Lists
+from events.admin.grid_forms import (
+    GridRowForm,
+    Lists,
+    asks_victory_points,
+    grid_titles,
+    list_facts,
+)
 from events.audit import Actor
 from events.errors import ServiceError
 from events.models import Game, Report, Round
 from events.services import result_grid
+from systems import reports
 from venue.clock_words import clock_label, shown_time
 from venue.services import clock
 
@@ -141,8 +148,6 @@ def result_words(game: Game) -> str:
 # tables with every model of two 20-model commandos ticked still fit.
 GRID_PAGE = 100
 FACTS_PAGE = 20
-# The column of the facts picked from the lists, by system.
-FACTS_LABELS = {"urban-war": _("enemy models destroyed"), "whfb": _("units that left to loot")}
 
 
 @dataclass(frozen=True)
@@ -172,7 +177,7 @@ class GridView:
 
 def grid_lists(round_: Round) -> Lists:
     """The players' lists, read (one query) only where a row offers facts picked from them."""
-    if round_.tournament.rules.slug not in LIST_FACTS:
+    if not list_facts(round_.tournament):
         return {}
     return result_grid.round_lists(round_)
 
@@ -243,13 +248,14 @@ def results_view(modeladmin, request, pk: int):
         round_.refresh_from_db(fields=["status"])
     games = grid_games(round_)
     view = GridView.of(request)
-    shown, pages = view.pick(games, FACTS_PAGE if round_.tournament.rules.slug in LIST_FACTS
+    shown, pages = view.pick(games, FACTS_PAGE if list_facts(round_.tournament)
                              else GRID_PAGE)
     rows = grid_rows(round_, shown, kept, errors)
     tournament = round_.tournament
-    columns = {"has_vp": tournament.rules.slug != "urban-war",
-               "has_baggage": any("baggage" in r.form.fields for r in rows[:1]),
-               "facts_label": FACTS_LABELS.get(tournament.rules.slug, "")}
+    words = reports.result_words(tournament.game_system.slug)
+    extra = [field.name for field in rows[0].form.extra_fields()] if rows else []
+    columns = {"has_vp": asks_victory_points(tournament),
+               "facts_label": words.facts_label if words is not None else ""}
     context = {
         **modeladmin.admin_site.each_context(request), "opts": modeladmin.opts,
         "original": round_, "tournament": tournament, "rows": rows, "view": view,
@@ -258,9 +264,9 @@ def results_view(modeladmin, request, pk: int):
         "subtitle": tournament.name, "live": round_.status != Round.Status.DRAFT,
         "results_in": sum(1 for g in games if g.status == Game.Status.CONFIRMED),
         "tables": len(games),
-        **columns,
+        **columns, "extra_titles": grid_titles(tournament, extra),
         # A refused row's message spans every column but the table's.
-        "error_span": 4 + sum(bool(column) for column in columns.values()),
+        "error_span": 4 + len(extra) + sum(bool(column) for column in columns.values()),
         "clock": clock_panel(round_, can_act=True, next_url=request.get_full_path()),
         "tournament_url": admin_url(tournament),
     }

@@ -11,15 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from events.pairing.hashing import mix64
 
 if TYPE_CHECKING:
-    from events.pairing.problem import Problem
-    from events.pairing.types import PlayerState
+    from events.pairing.types import PairingSettings, PlayerState
 
 _C1 = np.uint64(0x9E3779B97F4A7C15)
 _C2 = np.uint64(0xBF58476D1CE4E5B9)
@@ -143,7 +142,26 @@ def shuffled_order(base: int, hashes: np.ndarray, vertices: np.ndarray) -> np.nd
     return vertices[np.lexsort((vertices, keys))]
 
 
-def tiebreaks(problem: Problem, us: np.ndarray, vs: np.ndarray) -> np.ndarray:
+class PairSource(Protocol):
+    """What the per-pair functions read of a ``problem.Problem`` (named here, not imported:
+    ``problem`` builds its arrays with this module)."""
+
+    players: tuple[PlayerState, ...]
+    settings: PairingSettings
+    preferred: frozenset[tuple[int, int]]
+    tiebreak_range: int
+
+    @property
+    def n(self) -> int: ...
+
+    @property
+    def arrays(self) -> VertexArrays: ...
+
+    @property
+    def tiebreak_base(self) -> int: ...
+
+
+def tiebreaks(problem: PairSource, us: np.ndarray, vs: np.ndarray) -> np.ndarray:
     """``problem.tiebreak`` of each pair ``us[k] < vs[k]`` (int64)."""
     span = problem.tiebreak_range
     if span <= 1 or len(us) == 0:
@@ -169,14 +187,14 @@ class PairTerms:
     weak: np.ndarray  # int64
 
 
-def pair_terms(problem: Problem, us: np.ndarray, vs: np.ndarray) -> PairTerms:
+def pair_terms(problem: PairSource, us: np.ndarray, vs: np.ndarray) -> PairTerms:
     """Needs ``problem.arrays.exact``; ``vs`` must not hold the bye vertex."""
     score = problem.arrays.score
     strong, weak = affinities(problem, us, vs)
     return PairTerms(rematches(problem, us, vs), (score[us] - score[vs]) ** 2, strong, weak)
 
 
-def rematches(problem: Problem, us: np.ndarray, vs: np.ndarray) -> np.ndarray:
+def rematches(problem: PairSource, us: np.ndarray, vs: np.ndarray) -> np.ndarray:
     """Whether each pair of distinct players already met (bool), in either order."""
     met = problem.arrays.met
     if met is not None:
@@ -189,7 +207,7 @@ def rematches(problem: Problem, us: np.ndarray, vs: np.ndarray) -> np.ndarray:
     return np.fromiter(met, dtype=bool, count=len(us))
 
 
-def affinities(problem: Problem, us: np.ndarray, vs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def affinities(problem: PairSource, us: np.ndarray, vs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``affinity_counts`` of each pair of players: (strong, weak) int64 arrays."""
     arrays, settings = problem.arrays, problem.settings
     strong = np.zeros(len(us), dtype=np.int64)
@@ -204,7 +222,7 @@ def affinities(problem: Problem, us: np.ndarray, vs: np.ndarray) -> tuple[np.nda
     return strong, weak
 
 
-def clean_mask(problem: Problem, us: np.ndarray, vs: np.ndarray) -> np.ndarray:
+def clean_mask(problem: PairSource, us: np.ndarray, vs: np.ndarray) -> np.ndarray:
     """``graphs.is_clean`` of each pair ``us[k] < vs[k]`` (the bye vertex included)."""
     bye = vs == problem.n
     clean = np.zeros(len(us), dtype=bool)

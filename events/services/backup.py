@@ -8,7 +8,8 @@ round's clock (its stored moments, so a restored clock reads the same time left)
 check-in codes and state, the self check-in window, and the awards and penalties with their
 staff entries and votes; and, for the event of an Epic 40,000 campaign, the campaign's own rows
 (``campaign``: ``campaigns.services.backup``). Reference data is named by
-slug (chart, level, missions) and accounts by username. Rows of the event point at each other by
+slug (chart, level, missions) and accounts by username, each listed once in ``accounts``
+(``events.services.backup_accounts``: the username only). Rows of the event point at each other by
 document-local numbers (``ref``), never by database id, and the ids inside JSON fields are
 rewritten the same way (``events.event_refs``), so the document reads the same in any database.
 Mission packs are not included: they are rebuilt from the round. Nor are the notices sent (a
@@ -29,6 +30,7 @@ from armylists.models import ArmyList, Chart
 from campaigns.services.backup import CampaignRows, campaign_part
 from events import event_refs
 from events.models import AuditEntry, Game, Player, PlayerList, Report, Tournament
+from events.services import backup_accounts
 from events.services.backup_rows import grouped, lookup, numbering, plain, row_data, username
 from events.services.lists import MAX_VERSIONS
 from events.services.standings import registration_numbers
@@ -40,10 +42,12 @@ from venue.checkin_models import VenueCheckIn
 from venue.clock_models import RoundClock
 
 FORMAT = "muster-event"
-VERSION = 3
+VERSION = 4
 # Version 2 wrote a game's ``outcome`` (Cities of Death flags and holder) with the database's
-# player ids; version 3 writes them as document references, like a report's outcome.
-READABLE_VERSIONS = (2, 3)
+# player ids; version 3 writes them as document references, like a report's outcome. Version 4
+# lists the accounts the rows name, once each (``accounts``); an older document's are read
+# from its rows, which name the same accounts.
+READABLE_VERSIONS = (2, 3, 4)
 
 
 def event_document(tournament: Tournament) -> dict[str, Any]:
@@ -81,7 +85,7 @@ def event_document(tournament: Tournament) -> dict[str, Any]:
         component=lookup(numbering(c.pk for c in day.components)),
         **({kind: lookup(table) for kind, table in campaign.numbers().items()} if campaign else {}),
     )
-    return {
+    document = {
         "format": FORMAT,
         "version": VERSION,
         "exported_at": timezone.now().isoformat(),
@@ -113,6 +117,7 @@ def event_document(tournament: Tournament) -> dict[str, Any]:
             for e in audit
         ],
     }
+    return {**document, "accounts": backup_accounts.accounts_part(document)}
 
 
 def list_versions(t: Tournament) -> list[ArmyList]:

@@ -37,6 +37,14 @@ def round_lists(round_: Round) -> dict[int, list[dict[str, Any]]]:
     return {pid: list(entries or ()) for pid, entries in rows}
 
 
+def game_lists(game: Game) -> dict[int, list[dict[str, Any]]]:
+    """Player id -> the entries of their current main list, for the game's two players (one
+    query): what the admin game page's system report form offers to tick."""
+    rows = PlayerList.objects.filter(player_id__in=game.player_ids, role="").values_list(
+        "player_id", "army_list__entries")
+    return {pid: list(entries or ()) for pid, entries in rows}
+
+
 @transaction.atomic
 def enter(actor: Actor, game_id: int, seen: str,
           content: results.ResultInput | None) -> Game:

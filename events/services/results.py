@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from campaigns.services.battles import report_outcome
+from events import notice_letters as notices
 from events.audit import Actor, record
 from events.errors import Conflict, Forbidden, Invalid, NotFound
 from events.models import Game, Player, PlayerList, Report, Round, Tournament
@@ -26,7 +27,6 @@ from events.systems import Scored, normalised
 from missions import legality, objectives
 from missions import services as missions
 from missions.messages import outcome_message, stratagem_message
-from notices import services as notices
 
 OPEN = (Report.Status.REPORTED, Report.Status.DISPUTED)
 UNCONFIRMED = (Game.Status.PENDING, Game.Status.REPORTED, Game.Status.DISPUTED)
@@ -44,7 +44,7 @@ class ResultInput:
     comment: str = ""
     # The game system's own result facts (api-v1-systems: the report's top-level "outcome").
     facts: Mapping[str, Any] | None = None
-    # An Epic 40,000 campaign battle's "campaign" facts (league/services/campaign_battles).
+    # An Epic 40,000 campaign battle's "campaign" facts (campaigns/services/battles).
     campaign: Mapping[str, Any] | None = None
 
 
@@ -101,7 +101,7 @@ def _check_content(game: Game, content: ResultInput) -> Scored:
 
 
 def _system_result(game: Game, content: ResultInput, winner: int | None) -> Scored:
-    """The game system's reading of the report's ``outcome`` (league/systems)."""
+    """The game system's reading of the report's ``outcome`` (events/systems)."""
     rules = game.round.tournament.rules
     facts = dict(content.facts or {})
     if rules.outcome is None:

@@ -12,6 +12,7 @@ from django.utils.translation import ngettext
 
 from config.bulk_insert import insert_objects
 from config.gc_pause import gc_paused
+from events import notice_letters as notices
 from events import pairing
 from events.audit import Actor, record
 from events.errors import Conflict, Invalid, NotFound
@@ -25,7 +26,6 @@ from missions.dice import Roller
 from missions.models import Mission
 from missions.pregame import pregame
 from missions.selection import roll_mission
-from notices import services as notices
 
 Status = Tournament.Status
 # Pairing round 1 while registration is open locks the lists first (api-v1: a client that never

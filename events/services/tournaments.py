@@ -10,13 +10,13 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+from events import notice_letters as notices
 from events.audit import Actor, record
 from events.errors import Conflict, Forbidden, Invalid, NotFound
 from events.models import Player, Tournament
 from events.services import factions
 from missions.models import DiceStream
 from missions.services import new_seed
-from notices import services as notices
 
 Status = Tournament.Status
 TRANSITIONS: dict[str, tuple[str, ...]] = {

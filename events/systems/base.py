@@ -1,5 +1,5 @@
 """What a game system changes in an event: settings it reads, how its lists are checked in the
-event, and what its result reports carry. Found by the game system's slug (league/systems)."""
+event, and what its result reports carry. Found by the game system's slug (events/systems)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from rest_framework import serializers
 
 STANDARD = "standard"
-# Plain dice every chart game may roll at the table (league/services/table_rolls).
+# Plain dice every chart game may roll at the table (events/services/table_rolls).
 PLAIN_ROLLS: tuple[str, ...] = ("d6", "2d6", "d3")
 
 
@@ -38,12 +38,12 @@ class EventRules:
     derives_victory_points: ClassVar[bool] = False
     # The report's top-level ``outcome`` (None: the system reads none).
     outcome: ClassVar[type[serializers.Serializer] | None] = None
-    # What a table sheet of the mission pack prints, in order: missions/packs/data.CORE_BLOCKS
-    # or a box of league/services/sheet_boxes.BUILDERS (left out where the event does not use it).
+    # What a table sheet of the mission pack prints, in order: printing/data.CORE_BLOCKS
+    # or a box of printing/services/sheet_boxes.BUILDERS (left out where the event does not use it).
     sheet_blocks: ClassVar[tuple[str, ...]] = ("scenario", "vp_table", "result")
     # Blocks printed on the back of each table sheet, a second page (none: one page per table).
     back_blocks: ClassVar[tuple[str, ...]] = ()
-    # Table rolls a game of this system offers, by turn system (league/services/table_rolls);
+    # Table rolls a game of this system offers, by turn system (events/services/table_rolls);
     # a turn system not listed rolls as the standard one.
     roll_kinds: ClassVar[Mapping[str, tuple[str, ...]]] = {STANDARD: PLAIN_ROLLS}
 

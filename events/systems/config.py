@@ -9,6 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
+from config.refusals import CodedRefusal
 from events import scoring
 from events.systems import NOT_FOR_EVENTS, event_rules, normalised
 from missions.systems_messages import table_reason
@@ -16,11 +17,11 @@ from missions.systems_messages import table_reason
 FIXED_ONCE_USED = ("game_system", "scoring", "turn_system")  # lists or rounds depend on them
 
 
-class ConfigError(Exception):
+class ConfigError(CodedRefusal):
     """Field -> messages, for a serializer's or a form's field errors."""
 
     def __init__(self, errors: Mapping[str, list[str]]):
-        super().__init__(dict(errors))
+        super().__init__("event_config_invalid", errors=dict(errors))
         self.errors = dict(errors)
 
 

@@ -1,13 +1,12 @@
 """A player's game: opponent, table, mission, pre-game rolls, stratagem declarations, table
-rolls, the victory-points helper; report, confirm or dispute. Every action is a form posting
+rolls (events/views/game_rolls), the victory-points helper; report, confirm or dispute. Every action is a form posting
 ``action`` to this page, then a redirect (or the page again with the errors).
 
 Games without a Cities of Death mission leave out the mission, declarations and pre-game rolls;
-a game system with report facts of its own has its own report form (league/system_game_forms),
-and a W40K Dynamics game its panel (league/views/system_games)."""
+a game system with report facts of its own has its own report form (systems/reports.py),
+and a W40K Dynamics game its panel (events/views/system_games)."""
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from django.contrib import messages
@@ -21,25 +20,15 @@ from django.utils.translation import gettext as _
 from campaigns.models import CampaignBattle
 from events.audit import Actor
 from events.errors import Forbidden, NotFound
-from events.game_forms import (
-    DeclarationForm,
-    DisputeForm,
-    ReportForm,
-    VpFormSet,
-    roll_form_class,
-    vp_rows_from_list,
-)
+from events.game_forms import DeclarationForm, DisputeForm, ReportForm
 from events.models import Game, Player, Report, Round, Tournament
-from events.services import declarations, results, table_rolls
-from events.services.lists import current_list
-from events.system_game_forms import MoraleForm, SystemReportForm, report_form_class
+from events.services import declarations, results
+from events.system_game_forms import MoraleForm
 from events.systems import NOT_FOR_EVENTS
-from events.views import system_games
+from events.views import game_rolls, game_vp, system_games
 from events.views.common import attempt
-from missions import services as missions
-from missions import victory
-from missions.messages import vp_message
-from printing.services.packs import Catalogue, game_length_text, roll_lines
+from printing.services.mission_pack import Catalogue, game_length_text, roll_lines
+from systems.reports import SystemReportForm, report_form_class, result_lines
 from venue.clock_words import clock_text
 from venue.services import clock
 
@@ -93,7 +82,7 @@ def _visible_game(actor: Actor, pk: int) -> Game:
 def _act(request, actor: Actor, found: Game, bound: dict[str, Any]):
     """Run the posted action; a redirect when it went through, None to show the page again."""
     action = request.POST.get("action")
-    handler = {"report": _report, "preview": _preview, "roll": _roll, "declare": _declare, "vp": _vp,
+    handler = {"report": _report, "preview": _preview, "roll": game_rolls.roll, "declare": _declare, "vp": game_vp.vp,
                "morale": _morale, "confirm": _confirm, "dispute": _dispute}.get(action or "")
     if handler is None:
         return redirect("game", pk=found.pk)
@@ -121,11 +110,6 @@ def report_form(found: Game, data: Any, lists: dict[int, tuple[int, list[dict[st
 def _catalogue(found: Game) -> Catalogue | None:
     """The stratagem and rule names, read only for a game with a Cities of Death mission."""
     return Catalogue(found.round.tournament.level) if found.mission is not None else None
-
-
-def has_vp_helper(found: Game) -> bool:
-    """The victory-points helper applies the Cities of Death 25% rule of the game's mission."""
-    return found.round.tournament.rules.rolls_missions and found.mission is not None
 
 
 def _report(request, actor: Actor, found: Game, bound: dict[str, Any]):
@@ -162,24 +146,6 @@ def _dispute(request, actor: Actor, found: Game, bound: dict[str, Any]):
     return redirect("game", pk=found.pk)
 
 
-def _roll(request, actor: Actor, found: Game, bound: dict[str, Any]):
-    kind = request.POST.get("kind")
-    key = _form_key(kind) if kind in table_rolls.KINDS else "unknown"  # never echo raw input in ids
-    form = roll_form_class(kind)(request.POST, turns=_turns(found, kind), players=_players(found),
-                                 auto_id=f"id_roll_{key}_%s")
-    if not form.is_valid():
-        bound[f"roll_{key}"] = form  # shown again with its errors
-        messages.error(request, _("This roll could not be made: check the turn and the note."))
-        return None
-    made = attempt(request, lambda: table_rolls.roll(actor, found.pk, form.request()))
-    if made is None:
-        return None
-    line = roll_line(made, found)
-    messages.success(request, _("%(what)s: %(dice)s. %(result)s") % {
-        "what": line["what"], "dice": line["dice"], "result": line["result"]})
-    return redirect(reverse("game", args=[found.pk]) + "#dice")
-
-
 def _declare(request, actor: Actor, found: Game, bound: dict[str, Any]):
     catalogue = Catalogue(found.round.tournament.level)
     try:
@@ -195,26 +161,6 @@ def _declare(request, actor: Actor, found: Game, bound: dict[str, Any]):
         return None
     messages.success(request, _("Stratagems declared."))
     return redirect("game", pk=found.pk)
-
-
-def _vp(request, actor: Actor, found: Game, bound: dict[str, Any]):
-    if not has_vp_helper(found):
-        return redirect("game", pk=found.pk)
-    sets = {side: VpFormSet(request.POST, prefix=f"vp{side}") for side in SIDES}
-    if "vp_add_rows" in request.POST:
-        bound["vp_sets"] = {side: fs.grown() for side, fs in sets.items()}
-        return None
-    bound["vp_sets"] = sets
-    if not all(fs.is_valid() for fs in sets.values()):
-        return None
-    players = (found.player_a, found.player_b)
-    states = tuple(victory.SideState(str(p.pk), found.roles.get(str(p.pk)), sets[s].units())
-                   for s, p in zip(SIDES, players, strict=True))
-    try:
-        bound["vp_result"] = missions.score_game(found.mission, states)
-    except victory.VpInputError as exc:
-        bound["vp_error"] = vp_message(exc.code, exc.params)
-    return None
 
 
 def _morale(request, actor: Actor, found: Game, bound: dict[str, Any]):
@@ -250,20 +196,6 @@ def _declarable(found: Game, catalogue: Catalogue, player_id: int) -> list[tuple
             if category not in granted.forbidden_categories]
 
 
-def _turns(found: Game, kind: str | None) -> tuple[int, ...]:
-    if kind == table_rolls.GAME_LENGTH:
-        return table_rolls.game_length_turns(found)
-    if kind == table_rolls.RESERVES:
-        return table_rolls.reserves_turns()
-    if kind in (table_rolls.ADVANTAGE, table_rolls.INITIATIVE):
-        return tuple(range(1, table_rolls.MAX_TURN + 1))
-    return ()
-
-
-def _players(found: Game) -> tuple[Player, ...]:
-    return tuple(p for p in (found.player_a, found.player_b) if p is not None)
-
-
 def game_context(request, found: Game, me: Player | None,
                  bound: dict[str, Any] | None = None) -> dict[str, Any]:
     bound = bound or {}
@@ -296,13 +228,13 @@ def game_context(request, found: Game, me: Player | None,
         declare_forms=_declare_forms(request, found, me, catalogue, bound, open_=live and not reports
                                      and found.status != Game.Status.CONFIRMED) if catalogue else [],
         dynamics=_dynamics_context(found, lists, bound),
-        **_dice_context(found, live, bound),
+        **game_rolls.dice_context(found, live, bound),
     )
     if context["may_report"]:
         initial: dict[str, Any] = {}
-        if has_vp_helper(found):
+        if game_vp.has_vp_helper(found):
             vp_result = bound.get("vp_result")
-            context.update(_vp_context(found, bound, vp_result))
+            context.update(game_vp.vp_context(found, bound, vp_result))
             initial = {f"vp_{s}": side.victory_points
                        for s, side in zip(SIDES, vp_result.sides, strict=True)} if vp_result else {}
         context["report_form"] = form = bound.get("report_form") or report_form(
@@ -346,7 +278,7 @@ def _confirmed(found: Game, entries: dict[int, Any]) -> dict[str, Any] | None:
     if found.status != Game.Status.CONFIRMED:
         return None
     names = {str(p.pk): p.name for p in (found.player_a, found.player_b)}
-    return {"lines": system_games.result_lines(found, found.outcome, found.victory_points, entries),
+    return {"lines": result_lines(found, found.outcome, found.victory_points, entries),
             "victory_points": [(names.get(k, k), v) for k, v in (found.victory_points or {}).items()]}
 
 
@@ -376,173 +308,6 @@ def _declare_forms(request, found: Game, me: Player | None, catalogue: Catalogue
             initial={"player": player.pk, "stratagems": found.declarations.get(str(player.pk), [])})
         forms.append({"player": player, "form": form})
     return forms
-
-
-# --- table rolls -----------------------------------------------------------------------------
-
-def _dice_context(found: Game, live: bool, bound: dict[str, Any]) -> dict[str, Any]:
-    log = table_rolls.log(found)
-    may_roll = live and found.status != Game.Status.CONFIRMED
-    return {"table_log": [roll_line(line, found) for line in log], "may_roll": may_roll,
-            "roll_forms": _roll_forms(found, log, bound) if may_roll else [],
-            "permanent_holder": _permanent_holder(found)}
-
-
-def _roll_labels() -> dict[str, str]:
-    return {table_rolls.GAME_LENGTH: _("Random game length"), table_rolls.RESERVES: _("Reserves"),
-            table_rolls.NIGHT: _("Night fighting range (2D6 × 3)"), table_rolls.D6: _("Roll a D6"),
-            table_rolls.TWO_D6: _("Roll 2D6"), table_rolls.D3: _("Roll a D3"),
-            table_rolls.D10: _("Roll a D10"), table_rolls.ADVANTAGE: _("Roll the advantage test"),
-            table_rolls.INITIATIVE: _("Roll for initiative"),
-            table_rolls.SETUP_SIDE: _("Roll for the table side (the winner chooses, the other "
-                                      "player says who deploys first)"),
-            table_rolls.SETUP_START: _("Roll for who starts (after deployment)"),
-            table_rolls.COMMAND: _("Roll a command test")}
-
-
-def _roll_forms(found: Game, log: list[table_rolls.TableRoll],
-                bound: dict[str, Any]) -> list[dict[str, Any]]:
-    labels = _roll_labels()
-    offered = table_rolls.offered(found)
-    plain = [k for k in offered if k in table_rolls.PLAIN]
-    forms = []
-    for kind in offered:
-        if kind in table_rolls.PLAIN and kind != plain[0]:
-            continue  # the plain dice share one form, one button each
-        turns = _turns(found, kind)
-        form = bound.get(f"roll_{_form_key(kind)}") or roll_form_class(kind)(
-            initial={"kind": kind, "nonce": secrets.token_hex(8), **_next_roll(kind, turns, log)},
-            turns=turns, players=_players(found), auto_id=f"id_roll_{_form_key(kind)}_%s")
-        buttons = [(k, labels[k]) for k in (plain if kind == plain[0] else [kind])]
-        forms.append({"kind": kind, "buttons": buttons, "form": form, "has_turn": bool(turns),
-                      "has_what": kind in table_rolls.PLAIN or kind == table_rolls.RESERVES})
-    return forms
-
-
-def _form_key(kind: str) -> str:
-    """The plain dice share one form (one button each); every other kind has its own."""
-    return "plain" if kind in table_rolls.PLAIN else kind
-
-
-def _next_roll(kind: str, turns: tuple[int, ...], log: list[table_rolls.TableRoll]) -> dict[str, Any]:
-    """The turn (and pass) the form offers first: the roll that most likely comes next."""
-    if not turns:
-        return {}
-    done = [r.details for r in log if r.kind == kind]
-    last = done[0] if done else None
-    if kind == table_rolls.GAME_LENGTH and last and last.get("extra_turn") \
-            and last["turn"] + 1 in turns:
-        return {"turn": last["turn"] + 1}  # an extra turn was won: the next end-of-turn roll
-    if kind == table_rolls.ADVANTAGE and last:
-        # Passes run 1 to 10 within a turn; after the last pass comes the next turn.
-        if last.get("pass", 0) < table_rolls.PASSES[-1]:
-            return {"turn": last["turn"], "pass_number": last["pass"] + 1}
-        return {"turn": min(last["turn"] + 1, turns[-1]), "pass_number": table_rolls.PASSES[0]}
-    if kind == table_rolls.INITIATIVE and last:
-        return {"turn": min(last["turn"] + 1, turns[-1])}
-    return {"turn": turns[0]}
-
-
-def _permanent_holder(found: Game) -> Player | None:
-    """Who holds the Dynamics permanent +2, for the advantage form's help line."""
-    pid = table_rolls.player_of_side(found, table_rolls.permanent_side(found))
-    return next((p for p in _players(found) if p.pk == pid), None)
-
-
-def roll_line(line: table_rolls.TableRoll, found: Game) -> dict[str, Any]:
-    """One table roll in words: who, when, what for, the dice and what they mean."""
-    players = {p.pk: p.name for p in (found.player_a, found.player_b) if p is not None}
-    details = line.details
-    who = players.get(details.get("player")) or _("%(name)s (organiser)") % {"name": line.username}
-    what, result = _roll_words(line, found, players)
-    if details.get("what"):
-        what = f"{what} · {details['what']}"
-    if line.source == table_rolls.ENTERED:
-        what = _("%(what)s (dice thrown at the table)") % {"what": what}
-    return {"who": who, "when": line.rolled_at, "what": what, "dice": _dice_words(line, found, players),
-            "result": result}
-
-
-def _dice_words(line: table_rolls.TableRoll, found: Game, players: dict[int, str]) -> str:
-    """The faces, or in a roll-off each player's die with its modifier (ties included)."""
-    if not line.sides:
-        return ", ".join(str(d) for d in line.dice)
-    words = []
-    for made in line.sides:
-        name = players.get(table_rolls.player_of_side(found, made["side"]) or 0, "")
-        if made["modifier"]:
-            words.append(_("%(player)s %(die)s%(modifier)+d = %(score)s") % {
-                "player": name, "die": made["die"], "modifier": made["modifier"], "score": made["score"]})
-        else:
-            words.append(_("%(player)s %(die)s") % {"player": name, "die": made["die"]})
-    return ", ".join(words)
-
-
-def _roll_words(line: table_rolls.TableRoll, found: Game, players: dict[int, str]) -> tuple[str, str]:
-    details, total = line.details, line.total
-    winner = players.get(table_rolls.player_of_side(found, line.winner) or 0, "")
-    if line.kind == table_rolls.ADVANTAGE:
-        what = _("Advantage test, turn %(turn)s, pass %(pass)s") % {
-            "turn": details.get("turn"), "pass": details.get("pass")}
-        bonus = players.get(table_rolls.player_of_side(found, details.get("bonus_now")) or 0)
-        if bonus:
-            what = _("%(what)s (+1 for %(player)s)") % {"what": what, "player": bonus}
-        return what, _("%(player)s wins the advantage.") % {"player": winner}
-    if line.kind == table_rolls.INITIATIVE:
-        what = _("Initiative, turn %(turn)s") % {"turn": details.get("turn")}
-        return what, _("%(player)s wins the initiative.") % {"player": winner}
-    if line.kind == table_rolls.SETUP_SIDE:
-        return (_("Table side"), _("%(player)s chooses the table edge; the other player says who "
-                                   "deploys first.") % {"player": winner})
-    if line.kind == table_rolls.COMMAND:
-        what = _("Command test: CD %(cd)s, CAL %(cal)s, modifiers %(modifier)+d") % {
-            "cd": details.get("cd"), "cal": details.get("cal"), "modifier": details.get("modifier", 0)}
-        if details.get("automatic_failure"):
-            return what, _("%(total)s: an unmodified 5 or less always fails.") % {"total": total}
-        score = (total or 0) + (details.get("cd") or 0) + (details.get("cal") or 0) + details.get("modifier", 0)
-        verdict = _("passed") if details.get("passed") else _("failed")
-        return what, _("%(total)s, %(score)s against 15: %(verdict)s.") % {
-            "total": total, "score": score, "verdict": verdict}
-    if line.kind == table_rolls.SETUP_START:
-        return _("Who starts"), _("%(player)s chooses who plays first.") % {"player": winner}
-    if line.kind == table_rolls.GAME_LENGTH:
-        turn = details.get("turn")
-        what = _("Random game length, end of turn %(turn)s") % {"turn": turn}
-        if details.get("extra_turn"):
-            return what, _("4+: one more turn is played (turn %(next)s).") % {"next": (turn or 0) + 1}
-        return what, _("1–3: the game ends after turn %(turn)s.") % {"turn": turn}
-    if line.kind == table_rolls.RESERVES:
-        what = _("Reserves, start of turn %(turn)s (arrives on %(target)s+)") % {
-            "turn": details.get("turn"), "target": details.get("target")}
-        arrives = details.get("arrives")
-        return what, _("The unit arrives.") if arrives else _("The unit stays in reserve.")
-    if line.kind == table_rolls.NIGHT:
-        return (_("Night fighting range"),
-                _("%(range)s inches: targets further away cannot be shot.") % {"range": total})
-    return table_rolls.PLAIN.get(line.kind, line.kind), _("Total %(total)s.") % {"total": total}
-
-
-# --- victory-points helper -------------------------------------------------------------------
-
-def _vp_context(found: Game, bound: dict[str, Any], result: victory.VpResult | None) -> dict[str, Any]:
-    players = (found.player_a, found.player_b)
-    sets = bound.get("vp_sets") or {
-        side: VpFormSet(prefix=f"vp{side}", initial=vp_rows_from_list(_entries(found, player)))
-        for side, player in zip(SIDES, players, strict=True)}
-    sides = [{"player": player, "formset": sets[side]}
-             for side, player in zip(SIDES, players, strict=True)]
-    if result is not None:
-        for side, score in zip(sides, result.sides, strict=True):
-            side["score"] = score
-    return {"vp_sides": sides, "vp_error": bound.get("vp_error"), "vp_result": result,
-            "vp_open": "vp_sets" in bound}
-
-
-def _entries(found: Game, player: Player) -> list[dict[str, Any]]:
-    """The units of the list the player brought: their role's list, else their main list."""
-    role = found.roles.get(str(player.pk))
-    army_list = (current_list(player, role) if role else None) or current_list(player)
-    return list(army_list.entries) if army_list else []
 
 
 # --- what the page already showed ----------------------------------------------------------------
@@ -585,7 +350,7 @@ def _summary(found: Game, report: Report, catalogue: Catalogue | None,
         "stratagems": [(names.get(k, k), ", ".join(stratagems.get(s, s) for s in v))
                        for k, v in report.stratagems.items() if v],
         # The system's facts (baggage bonus, destroyed models…) in place of the bare points.
-        "lines": system_games.result_lines(found, report.outcome, report.victory_points, entries),
+        "lines": result_lines(found, report.outcome, report.victory_points, entries),
     }
 
 

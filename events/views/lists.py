@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from armylists import services as list_services
+from armylists import chart_reports
 from armylists.api import ReadList
 from armylists.messages import render_roster_error
 from armylists.models import ArmyList, Chart
@@ -69,7 +69,7 @@ def player_list(request, slug: str, pk: int):
         context.update(system_lists.page_context(page, ref, event, player, chart, shown, forms,
                                                  context["editable"]))
         return render(request, page.template, context)
-    names = list_services.slot_names(chart.game_system)  # once: the report and the form share it
+    names = chart_reports.slot_names(chart.game_system)  # once: the report and the form share it
     context.update(_report_context(shown, names))
     if context["editable"]:
         context.update(_blank_forms(list(names.items()), shown, forms))
@@ -146,7 +146,7 @@ def attempt_player(event: Tournament, pk: int) -> Player:
 
 
 def slot_choices(chart: Chart) -> list[tuple[str, str]]:
-    names = list_services.slot_names(chart.game_system)
+    names = chart_reports.slot_names(chart.game_system)
     return list(names.items())
 
 
@@ -238,7 +238,7 @@ def _messages_by(problems, key: Callable[[dict], str | None]) -> dict[str, list[
 def _report_context(army_list, names: dict[str, str]) -> dict[str, Any]:
     if army_list is None:
         return {"report": None}
-    report = list_services.render_report(army_list.report, names)
+    report = chart_reports.render_report(army_list.report, names)
     errors_by_slot = _messages_by(report["errors"], lambda p: p.get("slot"))
     slots = [{"code": code, "name": names.get(code, code), **counts,
               "errors": errors_by_slot.get(code, [])}

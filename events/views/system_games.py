@@ -1,19 +1,16 @@
-"""What the game page adds for the game systems (league/systems): the players' current lists
+"""What the game page adds for the game systems (events/systems): the players' current lists
 the system forms offer, the W40K Dynamics panel (order tokens, orders per turn, the permanent +2,
-the morale helper) and a report's or a confirmed game's system facts in the reader's language."""
+the morale helper). A report's system facts in words are the system's (systems/reports.py)."""
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-from events.models import Game, Player, PlayerList
+from events.models import Game, PlayerList
 from events.services import dynamics as dynamics_service
-from events.system_game_forms import whfb_points_lines
 from systems.w40k4 import dynamics
-from systems.whfb.victory import BAGGAGE_BONUS
 
 Entries = Sequence[Mapping[str, Any]]
 
@@ -72,66 +69,3 @@ def morale_words(check: dynamics.MoraleCheck, models: int, pending: int) -> str:
                  "(%(percent)s %%). From %(minimum)s pending casualties this unit tests.") % words
     return _("No morale test: %(pending)s pending casualties of %(models)s models "
              "(%(percent)s %%). From %(minimum)s pending casualties this unit tests.") % words
-
-
-# --- a report's system facts ---------------------------------------------------------------------
-
-def result_lines(game: Game, outcome: Mapping[str, Any], victory_points: Mapping[str, Any],
-                 lists: Mapping[int, Entries]) -> list[str]:
-    """A report's (or the confirmed game's) system facts in the reader's language; empty for a
-    system whose reports carry none (the page then lists the victory points as they are)."""
-    words = RESULT_WORDS.get(game.round.tournament.rules.slug)
-    if words is None:
-        return []
-    return words((game.player_a, game.player_b), outcome or {}, victory_points or {}, lists)
-
-
-def whfb_lines(players: Sequence[Player], outcome: Mapping[str, Any],
-               victory_points: Mapping[str, Any], lists: Mapping[int, Entries]) -> list[str]:
-    lines = whfb_points_lines(players, victory_points, outcome)
-    captor = outcome.get("baggage_captured_by")
-    for player, opponent in ((players[0], players[1]), (players[1], players[0])):
-        if captor == player.pk:
-            lines.append(_("%(player)s captured the baggage of %(opponent)s (+%(bonus)s victory "
-                           "points).") % {"player": player.name, "opponent": opponent.name,
-                                          "bonus": BAGGAGE_BONUS})
-    looting = outcome.get("looting_units") or {}
-    for player in players:
-        units = looting.get(str(player.pk))
-        if units:
-            lines.append(_("Units of %(player)s that left to loot: %(units)s.")
-                         % {"player": player.name, "units": ", ".join(units)})
-    return lines
-
-
-def urban_war_lines(players: Sequence[Player], outcome: Mapping[str, Any],
-                    victory_points: Mapping[str, Any], lists: Mapping[int, Entries]) -> list[str]:
-    loser = outcome.get("commando_destroyed")
-    lost = next((p for p in players if p.pk == loser), None)
-    lines = [_("The commando of %(player)s was destroyed.") % {"player": lost.name} if lost
-             else _("No commando was destroyed.")]
-    destroyed = outcome.get("destroyed") or {}
-    for player, opponent in ((players[0], players[1]), (players[1], players[0])):
-        points = {str(e.get("label")): e.get("points") for e in lists.get(opponent.pk, ())}
-        labels = destroyed.get(str(player.pk)) or []
-        if labels:
-            named = ", ".join(model_words(label, points.get(label)) for label in labels)
-            lines.append(ngettext("%(player)s destroyed %(count)s model: %(models)s.",
-                                  "%(player)s destroyed %(count)s models: %(models)s.",
-                                  len(labels))
-                         % {"player": player.name, "count": len(labels), "models": named})
-        else:
-            lines.append(_("%(player)s destroyed no model.") % {"player": player.name})
-    scores = ", ".join(f"{p.name} {victory_points.get(str(p.pk), 0)}" for p in players)
-    lines.append(_("Victory points (the points of the enemy models destroyed): %(points)s.")
-                 % {"points": scores})
-    return lines
-
-
-def model_words(label: str, points: Any) -> str:
-    if points is None:  # the list changed since: the label alone
-        return label
-    return _("%(label)s (%(points)s points)") % {"label": label, "points": points}
-
-
-RESULT_WORDS: dict[str, Callable[..., list[str]]] = {"whfb": whfb_lines, "urban-war": urban_war_lines}

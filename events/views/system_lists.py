@@ -1,6 +1,6 @@
-"""The list page of the game systems with list rules of their own (armylists/systems): a
-Warhammer Battle army (units with type, tags, options and baggage, and a faction) or an Urban
-War commando (one row per model: card, calibre, options, commander, label).
+"""The list page of the game systems with list rules of their own (armylists/systems): each
+system gives its `SystemPage` (``GameSystem.list_page``: its rows, side forms and report, e.g.
+systems/whfb/list_page.py and systems/urban_war/list_page.py); this module submits and shows it.
 
 The page sends the same body as ``PUT …/list/`` through the same services (the system's
 serializer, then its check under the submission's locks), and shows what the system computes.
@@ -12,34 +12,22 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from django.contrib import messages
-from django.db.models import prefetch_related_objects
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import ValidationError as BodyError
 
-from armylists import services as list_services
 from armylists import systems as list_systems
-from armylists.models import ArmyList, Chart, Faction, ProfileCard
+from armylists.models import ArmyList, Chart
 from armylists.systems import ListRules
 from armylists.systems import messages as list_messages
-from config.i18n import current_language
 from events.audit import Actor
-from events.forms import (
-    CommandoFormSet,
-    FactionForm,
-    GrowableFormSet,
-    WhfbUnitFormSet,
-    unit_type_choices,
-)
+from events.forms import GrowableFormSet
 from events.models import Player, PlayerList, Tournament
 from events.services import lists
 from events.views.common import attempt
-from systems.urban_war.list_rules import card_specs
+from systems.registry import game_system
 
 Forms = dict[str, Any]
-
-
-def option_names() -> dict[str, str]:
-    return {"mantlets": _("mantlets"), "stakes": _("wooden stakes")}
 
 
 class SystemPage:
@@ -88,168 +76,11 @@ class SystemPage:
         return {}
 
 
-# Warhammer Battle ------------------------------------------------------------------------------
-
-class WhfbPage(SystemPage):
-    slug = "whfb"
-    template = "league/list_whfb.html"
-    prefix = "units"
-    formset_class = WhfbUnitFormSet
-
-    def reference(self, chart: Chart) -> dict[str, Any]:
-        system = chart.game_system
-        prefetch_related_objects([system], "slots")  # the form's slots and the report's names
-        factions = list(Faction.objects.filter(game_system_id=system.pk))
-        return {"slots": list(list_services.slot_names(system).items()), "factions": factions}
-
-    @staticmethod
-    def _switches(event: Tournament) -> tuple[list[str], bool]:
-        rules = event.advanced_rules or {}
-        return [o for o in ("mantlets", "stakes") if rules.get(o)], bool(rules.get("baggage"))
-
-    def formset_kwargs(self, ref: Any, event: Tournament) -> dict[str, Any]:
-        options, baggage = self._switches(event)
-        return {"slots": ref["slots"], "options": options, "baggage": baggage}
-
-    def side_forms(self, ref: Any, player: Player, army_list: ArmyList | None, data=None) -> Forms:
-        choices = [(f.slug, f.name) for f in ref["factions"]]
-        if data is not None:
-            return {"faction_form": FactionForm(data, factions=choices)}
-        chosen = (army_list.report or {}).get("faction") if army_list is not None else None
-        initial = chosen or registered_faction(player, ref["factions"])
-        return {"faction_form": FactionForm(factions=choices, initial={"faction": initial})}
-
-    def body(self, formset: GrowableFormSet, side: Forms) -> dict[str, Any]:
-        return {"units": formset.units(),
-                "faction": side["faction_form"].cleaned_data.get("faction") or None}
-
-    def initial_rows(self, army_list: ArmyList) -> list[dict[str, Any]]:
-        return [{"name": e.get("name", ""), "slot": e.get("slot") or "", "points": e.get("points"),
-                 "models": e.get("models", 1), "unit_type": e.get("unit_type", "infantry"),
-                 "tags": e.get("tags", []), "options": e.get("options", []),
-                 "baggage": bool(e.get("baggage"))} for e in army_list.entries]
-
-    def row_problems(self, form, problems: Sequence[Mapping[str, Any]]) -> list[str]:
-        name, slot = form["name"].value() or "", form["slot"].value() or ""
-        baggage = "baggage" in form.fields and bool(form["baggage"].value())
-        return [p["message"] for p in problems if whfb_concerns(p, name, slot, baggage)]
-
-    def report_context(self, ref: Any, chart: Chart, event: Tournament,
-                       army_list: ArmyList) -> dict[str, Any]:
-        report = list_systems.rules_for(self.slug).render(chart, army_list.report)
-        names = dict(ref["slots"])
-        # A unit's own problem is shown next to its row, not against its whole slot.
-        errors_by_slot = grouped(report["errors"], lambda p: None if (p.get("params") or {}).get(
-            "name") else p.get("slot"))
-        slots = [{"code": code, "name": names.get(code, code), **counts,
-                  "errors": errors_by_slot.get(code, [])}
-                 for code, counts in report.get("slots", {}).items()]
-        types, options = dict(unit_type_choices()), option_names()
-        entries = [{**e, "slot_name": names.get(e.get("slot") or "", e.get("slot") or ""),
-                    "type_name": types.get(e.get("unit_type"), e.get("unit_type")),
-                    "option_names": [options.get(o, o) for o in e.get("options", [])]}
-                   for e in army_list.entries]
-        surcharges = [{**s, "option_name": options.get(s["option"], s["option"])}
-                      for s in report.get("surcharges") or []]
-        factions = {f.slug: f.name for f in ref["factions"]}
-        return {"report": report, "slots": slots, "entries": entries,
-                "base_points": report.get("base_points", report.get("total_points", 0)),
-                "surcharge_points": sum(s["points"] for s in surcharges),
-                "surcharges": surcharges, "baggage": report.get("baggage"),
-                "within_limit": (event.advanced_rules or {}).get("baggage_mode") == "within_limit",
-                "faction_name": factions.get(report.get("faction") or "", "")}
-
-    def page_context(self, ref: Any, event: Tournament) -> dict[str, Any]:
-        options, baggage = self._switches(event)
-        return {"options_enabled": options, "baggage_enabled": baggage}
-
-
-def registered_faction(player: Player, factions: Sequence[Faction]) -> str:
-    """The faction given at registration (free text), when it names one of the system's."""
-    given = player.faction.strip().lower()
-    for faction in factions:
-        if given and given in {faction.slug, faction.name_en.lower(), faction.name_fr.lower()}:
-            return faction.slug
-    return ""
-
-
-def whfb_concerns(problem: Mapping[str, Any], name: str, slot: str, baggage: bool) -> bool:
-    """Whether a problem belongs next to a unit row: the unit it names, the baggage units for a
-    baggage problem, else the units of its slot."""
-    params = problem.get("params") or {}
-    if params.get("name"):
-        return str(params["name"]) == name
-    if isinstance(params.get("names"), list):
-        return name in params["names"]
-    if problem["code"].startswith("baggage"):
-        return baggage
-    return bool(problem.get("slot")) and problem["slot"] == slot
-
-
-# Urban War -------------------------------------------------------------------------------------
-
-class CommandoPage(SystemPage):
-    slug = "urban-war"
-    template = "league/list_urban_war.html"
-    prefix = "models"
-    formset_class = CommandoFormSet
-
-    def reference(self, chart: Chart) -> dict[str, Any]:
-        rows = ProfileCard.objects.filter(
-            game_system_id=chart.game_system_id).select_related("faction")
-        return {"cards": card_specs(rows)}
-
-    def formset_kwargs(self, ref: Any, event: Tournament) -> dict[str, Any]:
-        return {"cards": ref["cards"]}
-
-    def body(self, formset: GrowableFormSet, side: Forms) -> dict[str, Any]:
-        return {"models": formset.models()}
-
-    def initial_rows(self, army_list: ArmyList) -> list[dict[str, Any]]:
-        return [{"profile": str(e.get("profile", "")), "cal": e.get("cal"),
-                 "options": e.get("options", []), "label": e.get("label") or "",
-                 "commander": bool(e.get("commander"))} for e in army_list.entries]
-
-    def row_problems(self, form, problems: Sequence[Mapping[str, Any]]) -> list[str]:
-        label, profile = form["label"].value() or "", str(form["profile"].value() or "")
-        cal = form["cal"].value()
-        return [p["message"] for p in problems if commando_concerns(p, label, profile, cal)]
-
-    def report_context(self, ref: Any, chart: Chart, event: Tournament,
-                       army_list: ArmyList) -> dict[str, Any]:
-        report = list_systems.rules_for(self.slug).render(chart, army_list.report)
-        cards = ref["cards"]
-        language = current_language()
-        entries = [{**e, "card_name": cards[str(e.get("profile"))].name(language)
-                    if str(e.get("profile")) in cards else str(e.get("profile", ""))}
-                   for e in army_list.entries]
-        return {"report": report, "entries": entries}
-
-    def page_context(self, ref: Any, event: Tournament) -> dict[str, Any]:
-        rules = {**(event.chart.rules or {}), **(event.settings or {})}
-        return {"size_min": rules.get("size_min"), "size_max": rules.get("size_max")}
-
-
-def commando_concerns(problem: Mapping[str, Any], label: str, profile: str, cal: Any) -> bool:
-    """Whether a problem belongs next to a model row: the model it labels, else the card (and
-    calibre) it names."""
-    params = problem.get("params") or {}
-    if "label" in params:
-        return str(params["label"]) == label
-    if "profile" in params and str(params["profile"]) != profile:
-        return False
-    if "cal" in params:
-        return str(params["cal"]) == str(cal)
-    return "profile" in params
-
-
-PAGES: dict[str, SystemPage] = {page.slug: page for page in (WhfbPage(), CommandoPage())}
-
-
 def page_for(chart: Chart) -> SystemPage | None:
-    """The page of the chart's system; None for the count-based charts (units, rosters). A
-    system given list rules of its own needs a page here too."""
-    return PAGES.get(list_systems.rules_for(chart.game_system.slug).slug)
+    """The page of the chart's system (``GameSystem.list_page``); None for the count-based charts
+    (units, rosters). A system given list rules of its own gives a page too."""
+    system = game_system(chart.game_system.slug)
+    return import_string(system.list_page) if system is not None and system.list_page else None
 
 
 # Submitting and showing ------------------------------------------------------------------------

@@ -1,11 +1,13 @@
-"""The game systems' boxes on the table sheets of a mission pack (missions/packs/data.Box).
+"""The boxes on the table sheets of a mission pack (printing/data.Box).
 
-A system names the blocks its sheets print (``EventRules.sheet_blocks``, league/systems); each
-box name here has a builder that reads the event (and the game, for per-table boxes) and gives
-the box, or None where the event does not use it: a standard turn system, stakes or baggage not
-enabled, win/draw/loss scoring. What every table prints alike is built once per pack, and the
-Dynamics list sizes and the Urban War commandos are read once for the whole round (``SheetKit``).
-A system's ``back_blocks`` print on a second page per table, built the same way.
+A system names the blocks its sheets print (``EventRules.sheet_blocks``, events/systems); each
+box name has a builder that reads the event (and the game, for per-table boxes) and gives the
+box, or None where the event does not use it (win/draw/loss scoring, an advanced rule not
+enabled...). The boxes any system may print (scenario, victory-point table) are built here; a
+system's own boxes are registered on its `GameSystem` (``sheet_boxes``, systems/sheets.py).
+What every table prints alike is built once per pack, and what a system's box reads from the
+lists (``SheetBlock.gather``) is read once for the whole round (``SheetKit``). A system's
+``back_blocks`` print on a second page per table, built the same way.
 """
 from __future__ import annotations
 
@@ -13,24 +15,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 
 from events import scoring
 from events.models import Game, Player, Round
-from events.services import dynamics
-from printing.data import (
-    CORE_BLOCKS,
-    BaggageBox,
-    BandCell,
-    Box,
-    DynamicsBox,
-    MantletsBox,
-    ScenarioBox,
-    StakesBox,
-    VpTableBox,
-)
-from systems.urban_war import sheet_boxes as urban_war_sheet
-from systems.whfb.victory import BAGGAGE_BONUS
+from printing.data import CORE_BLOCKS, BandCell, Box, ScenarioBox, VpTableBox
+from systems.registry import game_system, game_systems
+from systems.sheets import SheetBlock
 
 # At most this many bands side by side: a difference such as "10001–12000" still fits its cell.
 BANDS_PER_ROW = 8
@@ -59,16 +50,19 @@ class SheetKit:
         rules = self.tournament.rules
         self.blocks: tuple[str, ...] = rules.sheet_blocks
         self.back_blocks: tuple[str, ...] = rules.back_blocks
+        system = game_system(self.tournament.game_system.slug)
+        self.system_boxes: Mapping[str, SheetBlock] = system.sheet_boxes if system else {}
         named = (*self.blocks, *self.back_blocks)
-        unknown = [n for n in named if n not in CORE_BLOCKS and n not in BUILDERS]
+        unknown = [n for n in named
+                   if n not in CORE_BLOCKS and n not in SHARED and n not in self.system_boxes]
         if unknown:
             raise UnknownBlock(", ".join(unknown))
         # Lists are read only by the boxes that print them: one query for every player of the
         # round, never one per table.
         ids = [pid for game in games for pid in game.player_ids]
-        self.sizes = dynamics.list_sizes(ids) if dynamics.is_dynamics(self.tournament) else {}
-        self.commandos = (urban_war_sheet.read_commandos(self.tournament, ids)
-                          if "urban_war_commandos" in named else None)
+        self.gathered: dict[str, Any] = {
+            name: block.gather(self.tournament, ids) for name, block in self.system_boxes.items()
+            if block.gather is not None and name in named}
         self._shared: dict[str, Box | None] = {}
 
     def sheet_parts(self, game: Game, players: Sequence[Player]) -> SheetParts:
@@ -90,11 +84,12 @@ class SheetKit:
         return SheetParts(blocks, printed(self.back_blocks), tuple(boxes))
 
     def _box(self, name: str, game: Game, players: Sequence[Player]) -> Box | None:
-        if name in SHARED:
-            if name not in self._shared:
-                self._shared[name] = SHARED[name](self)
-            return self._shared[name]
-        return PER_TABLE[name](self, game, players)
+        own = self.system_boxes.get(name)
+        if own is not None and own.per_table:
+            return own.build(self, game, players)
+        if name not in self._shared:
+            self._shared[name] = own.build(self) if own is not None else SHARED[name](self)
+        return self._shared[name]
 
 
 # --- boxes every table of the round prints alike -------------------------------------------------
@@ -105,22 +100,6 @@ def scenario_box(kit: SheetKit) -> ScenarioBox:
         return ScenarioBox(text, written=True)
     return ScenarioBox(gettext("The organisers announce the scenario at the start of the round."),
                        written=False)
-
-
-def mantlets_box(kit: SheetKit) -> MantletsBox | None:
-    return MantletsBox() if _advanced(kit, "mantlets") else None
-
-
-def stakes_box(kit: SheetKit) -> StakesBox | None:
-    return StakesBox() if _advanced(kit, "stakes") else None
-
-
-def baggage_box(kit: SheetKit) -> BaggageBox | None:
-    return BaggageBox(BAGGAGE_BONUS) if _advanced(kit, "baggage") else None
-
-
-def _advanced(kit: SheetKit, rule: str) -> bool:
-    return bool((kit.tournament.advanced_rules or {}).get(rule))
 
 
 def vp_table_box(kit: SheetKit) -> VpTableBox | None:
@@ -147,72 +126,17 @@ def balanced_rows(cells: Sequence[BandCell], most: int) -> tuple[tuple[BandCell 
     return tuple(row + (None,) * (width - len(row)) for row in rows)
 
 
-# --- boxes whose text differs from table to table ------------------------------------------------
-
-def dynamics_box(kit: SheetKit, game: Game, players: Sequence[Player]) -> DynamicsBox | None:
-    data = dynamics.block(game, kit.sizes)
-    if data is None:
-        return None  # a standard turn system
-    a, b = (str(player.pk) for player in players)
-    holder = data["permanent_advantage"]
-    names = {player.pk: player.name for player in players}
-    return DynamicsBox(
-        a_tokens=tokens_text(data["tokens"][a]), b_tokens=tokens_text(data["tokens"][b]),
-        a_orders=orders_text(data["orders_per_turn"][a]),
-        b_orders=orders_text(data["orders_per_turn"][b]),
-        holder=names.get(holder) or gettext("nobody"))
-
-
-def tokens_text(count: Mapping[str, Any]) -> str:
-    """"8 of each order, 40 in all: 2 sheets of 30" (a printed sheet holds 6 of each, D-R3)."""
-    return ngettext("%(per_order)d of each order, %(total)d in all: %(sheets)d sheet of 30",
-                    "%(per_order)d of each order, %(total)d in all: %(sheets)d sheets of 30",
-                    count["sheets"]) % count
-
-
-def orders_text(units: int) -> str:
-    if units == 0:
-        return gettext("no list yet: one per unit on the table")
-    return gettext("%(count)d (one per unit)") % {"count": units}
-
-
-# --- Urban War (league/services/urban_war_sheet) -----------------------------------------------
-
-def urban_war_commandos_box(kit: SheetKit, game: Game, players: Sequence[Player]) -> Box | None:
-    if kit.commandos is None:
-        return None
-    return urban_war_sheet.commandos_box(kit.commandos, players)
-
-
-def urban_war_initiative_box(kit: SheetKit, game: Game, players: Sequence[Player]) -> Box:
-    return urban_war_sheet.initiative_box(players)
-
-
-def urban_war_setup_box(kit: SheetKit) -> Box:
-    return urban_war_sheet.setup_box()
-
-
-def urban_war_outcome_box(kit: SheetKit) -> Box:
-    return urban_war_sheet.outcome_box(kit.tournament)
-
-
-def urban_war_reference_box(kit: SheetKit) -> Box:
-    return urban_war_sheet.reference_box()
-
-
 SHARED: dict[str, Callable[[SheetKit], Box | None]] = {
     "scenario": scenario_box,
-    "mantlets": mantlets_box,
-    "stakes": stakes_box,
-    "baggage": baggage_box,
     "vp_table": vp_table_box,
-    "urban_war_setup": urban_war_setup_box,
-    "urban_war_outcome": urban_war_outcome_box,
-    "urban_war_reference": urban_war_reference_box,
 }
-PER_TABLE: dict[str, Callable[[SheetKit, Game, Sequence[Player]], Box | None]] = {
-    "dynamics": dynamics_box,
-    "urban_war_commandos": urban_war_commandos_box,
-    "urban_war_initiative": urban_war_initiative_box,
-}
-BUILDERS = frozenset(SHARED) | frozenset(PER_TABLE)
+
+
+class _Builders:
+    """Every box name a sheet can print: the shared ones and those the systems register."""
+
+    def __contains__(self, name: object) -> bool:
+        return name in SHARED or any(name in s.sheet_boxes for s in game_systems())
+
+
+BUILDERS = _Builders()

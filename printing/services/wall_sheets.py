@@ -11,6 +11,7 @@ from __future__ import annotations
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable
+from typing import BinaryIO
 
 from django.db.models import F
 from django.utils import timezone, translation
@@ -21,7 +22,9 @@ from events.models import TIEBREAK_CHOICES, Game, Player, Round, Tournament
 from events.scoring import VP_TABLE
 from events.services import standings
 from events.services.standings import PlayedGame
+from printing import renderers
 from printing.data import PairingLine
+from printing.models import MissionPack
 from printing.wall import (
     FIND_TABLE,
     PAIRINGS,
@@ -33,6 +36,7 @@ from printing.wall import (
     StandingLine,
     WallContent,
     WallHeader,
+    render_wall,
 )
 from venue.services import awards
 
@@ -45,6 +49,18 @@ def wall_content(round_: Round, kind: str) -> WallContent:
     }
     with translation.override(round_.tournament.language):
         return builders[kind](round_)
+
+
+def wall_renderer(pack: MissionPack, chunk: int,
+                  progress: Callable[[int, int], None]) -> Callable[[BinaryIO], int]:
+    sheet = wall_content(pack.round, pack.kind)
+    return lambda out: render_wall(sheet, out, chunk=chunk, progress=progress)
+
+
+def register() -> None:
+    """The wall sheets' renderer, for the pack builder (PrintingConfig.ready)."""
+    for kind in (PAIRINGS, FIND_TABLE, STANDINGS, SLIPS):
+        renderers.register(kind, wall_renderer)
 
 
 def header(round_: Round, title: str, note: str = "") -> WallHeader:

@@ -30,6 +30,7 @@ from typing import Any
 
 from armylists.catalogue import read
 from armylists.validation import Problem
+from config.refusals import Refusal
 
 SYSTEM = "urban-war"
 CHART = "urban-war-commando"
@@ -152,12 +153,18 @@ def load_cards(data: Mapping[str, Any] | None = None) -> dict[str, ProfileCard]:
     return cards
 
 
-class CalNotAvailable(ValueError):
+class CalNotAvailable(Refusal, ValueError):
     """The card has no cost for this calibre."""
 
+    def __init__(self, message: str) -> None:
+        super().__init__(message, "cal_not_available")
 
-class OptionNotAvailable(ValueError):
+
+class OptionNotAvailable(Refusal, ValueError):
     """The card has no such option, or no cost for it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, "option_not_available")
 
 
 def model_cost(card: ProfileCard, cal: int, options: Sequence[str] = ()) -> int:

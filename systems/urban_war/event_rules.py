@@ -8,10 +8,10 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from armylists.systems_serializers import MAX_SIZE
 from events.systems.base import STANDARD, EventRules, Scored
 from missions.systems_messages import system_message
 from systems.urban_war import table_rules as engine
+from systems.urban_war.list_serializers import MAX_SIZE
 
 MAX_DESTROYED = 200
 
@@ -77,7 +77,7 @@ class UrbanWarEvent(EventRules):
         try:
             result = engine.game_result(commandos, outcome, mode)
             engine.check_winner(result, outcome, None if winner is None else str(winner))
-        except engine.OutcomeError as exc:
+        except engine.KillsRefused as exc:
             if exc.code == "player_not_in_game":
                 message = _("Player %(id)s did not play in this game.") % {"id": exc.params["player"]}
             else:

@@ -9,9 +9,9 @@ from django.utils.translation import gettext_lazy as _
 from armylists.models import ProfileCard
 from armylists.systems import messages
 from armylists.systems.base import ListRefused, ListRules, render_problems
-from armylists.systems_serializers import CommandoListSerializer, CommandoModelSerializer
 from systems.urban_war import commando as engine
 from systems.urban_war.list_messages import render_urban_war_problem
+from systems.urban_war.list_serializers import CommandoListSerializer, CommandoModelSerializer
 
 logger = logging.getLogger(__name__)
 RULE_KEYS = ("size_min", "size_max", "max_copies")

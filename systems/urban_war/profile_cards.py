@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from config.refusals import CodedRefusal
 from systems.urban_war.commando import STATS, STATS_ONE_TO_TEN
 
 NA = "n/a"
@@ -54,10 +55,15 @@ class ParsedCards:
     errors: tuple[RowError, ...]
 
 
-class CellError(ValueError):
+class CellError(CodedRefusal, ValueError):
+    """A profile-card cell that does not read; ``problem`` says where and why."""
+
     def __init__(self, problem: CardProblem):
         super().__init__(problem.code)
         self.problem = problem
+
+    def __str__(self) -> str:
+        return self.code
 
 
 def card_fields(card: Any) -> dict[str, Any]:

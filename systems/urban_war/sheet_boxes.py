@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from armylists.models import ProfileCard
 from config.i18n import current_language
 from events.models import Player, PlayerList, Tournament
+from systems.sheets import SheetBlock
 from systems.urban_war import table_rules as engine
 from systems.urban_war.sheet import (
     COMMANDER_MARK,
@@ -279,3 +280,19 @@ def band_line(band: engine.RangeBand) -> BandLine:
 def signed(value: int) -> str:
     """+1, −2: with a true minus sign, as the seed's tables print them."""
     return f"{MINUS}{-value}" if value < 0 else f"+{value}"
+
+
+# --- the boxes the system registers (systems/sheets) ---------------------------------------------
+
+def _commandos_box(kit: Any, game: Any, players: Sequence[Player]) -> CommandosBox:
+    return commandos_box(kit.gathered["urban_war_commandos"], players)
+
+
+BOXES = {
+    "urban_war_commandos": SheetBlock(_commandos_box, per_table=True, gather=read_commandos),
+    "urban_war_initiative": SheetBlock(lambda kit, game, players: initiative_box(players),
+                                       per_table=True),
+    "urban_war_setup": SheetBlock(lambda kit: setup_box()),
+    "urban_war_outcome": SheetBlock(lambda kit: outcome_box(kit.tournament)),
+    "urban_war_reference": SheetBlock(lambda kit: reference_box()),
+}

@@ -13,6 +13,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from config.refusals import CodedRefusal
 from missions.dice import Roll, Roller, RollOff, roll_off
 
 D10 = "D10"
@@ -261,13 +262,8 @@ def roll_command_test(
 
 # --- The result of a game ---------------------------------------------------------------------
 
-class OutcomeError(ValueError):
-    """An outcome that cannot be scored: a stable ``code`` and message params."""
-
-    def __init__(self, code: str, **params: object) -> None:
-        super().__init__(f"{code}: {params}")
-        self.code = code
-        self.params = params
+class KillsRefused(CodedRefusal, ValueError):
+    """Reported kills that cannot be scored: a stable ``code`` and message params."""
 
 
 class Model(Protocol):
@@ -321,7 +317,7 @@ def game_result(
     reported = dict(outcome.destroyed or {})
     for player in [outcome.commando_destroyed, *reported]:
         if player is not None and player not in opponent:
-            raise OutcomeError("player_not_in_game", player=player)
+            raise KillsRefused("player_not_in_game", player=player)
 
     kills: dict[str, tuple[str, ...]] = {}
     points: dict[str, int] = {}
@@ -330,14 +326,14 @@ def game_result(
         listed = list(reported.get(player) or ())
         for label, count in Counter(listed).items():
             if count > 1:
-                raise OutcomeError("model_label_repeated", player=player, label=label)
+                raise KillsRefused("model_label_repeated", player=player, label=label)
         for label in listed:
             if label not in enemy:
-                raise OutcomeError("unknown_model_label", player=player, label=label)
+                raise KillsRefused("unknown_model_label", player=player, label=label)
         if outcome.commando_destroyed == opponent[player]:
             listed += [label for label in enemy if label not in listed]
         elif enemy and len(listed) == len(enemy):
-            raise OutcomeError("commando_destroyed_not_reported", player=opponent[player])
+            raise KillsRefused("commando_destroyed_not_reported", player=opponent[player])
         kills[player] = tuple(listed)
         points[player] = sum(enemy[label] for label in listed)
 
@@ -354,5 +350,5 @@ def check_winner(result: GameResult, outcome: Outcome, reported_winner: str | No
     """``winner_contradicts_outcome`` when a commando was destroyed and the reported winner (None:
     a draw) is not its opponent. With no commando destroyed the derived result stands."""
     if outcome.commando_destroyed is not None and reported_winner != result.winner:
-        raise OutcomeError("winner_contradicts_outcome", winner=reported_winner,
+        raise KillsRefused("winner_contradicts_outcome", winner=reported_winner,
                            commando_destroyed=outcome.commando_destroyed)

@@ -6,8 +6,8 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from armylists.systems_serializers import AdvancedRulesSerializer
 from events.systems.base import EventRules, Scored
+from systems.whfb.list_serializers import AdvancedRulesSerializer
 from systems.whfb.victory import BAGGAGE_BONUS
 
 MAX_LOOTING = 100

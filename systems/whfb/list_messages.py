@@ -18,6 +18,12 @@ TEMPLATES = {
     "slot_above_max_pct": _("%(slot)s: %(points)s points (%(percent)s%%); at most %(max)s%% allowed."),
 }
 
+# Refusals and problems the registry's messages render (armylists/systems/messages.py).
+LIST_REFUSALS = {
+    "option_unknown": TEMPLATES["option_unknown"],
+    "whfb_unknown_slot": _("%(count)s units are in no Warhammer Battle slot: %(names)s."),
+}
+
 
 def render_whfb_problem(code: str, slot: str | None, params: Mapping[str, object],
                         slot_names: Mapping[str, str]) -> str:

@@ -5,14 +5,14 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from armylists import services, validation
+from armylists import chart_reports, services, validation
 from armylists.models import Faction
 from armylists.roster import RosterUnreadable
 from armylists.systems import messages
 from armylists.systems.base import ListRefused, ListRules, render_problems
-from armylists.systems_serializers import WhfbListSerializer, WhfbUnitSerializer
 from systems.whfb import army as engine
 from systems.whfb.list_messages import render_whfb_problem
+from systems.whfb.list_serializers import WhfbListSerializer, WhfbUnitSerializer
 
 NO_POINTS_LIMIT = 10**9
 ASSUMED_TYPE = "infantry"  # a roster gives no unit type: the most common, said in a warning  # the count check only counts slots: points are the engine's
@@ -84,7 +84,7 @@ class WhfbRules(ListRules):
         return {**super().stored_report(kept, answer), "faction": data.get("faction")}
 
     def render(self, chart: Any, answer: Mapping[str, Any]) -> dict[str, Any]:
-        names = services.slot_names(chart.game_system)
+        names = chart_reports.slot_names(chart.game_system)
 
         def one(problem: validation.Problem) -> str:
             if problem.code == "unknown_slot" and problem.slot is None:

@@ -12,16 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from config.refusals import CodedRefusal
+
 BAGGAGE_BONUS = 200
 
 
-class VictoryInputError(ValueError):
+class VictoryInputError(CodedRefusal, ValueError):
     """Sides that cannot be scored: a stable ``code`` and message params."""
-
-    def __init__(self, code: str, **params: object) -> None:
-        super().__init__(f"{code}: {params}")
-        self.code = code
-        self.params = params
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from config.mail import email_settings
 from events.audit import Actor
 from events.models import AuditEntry, Game, Player, Round
 from events.services import results, tournaments
-from tests.browser.events import lock_and_pair, open_event, organiser, register, user
+from tests.browser.events import lock_and_pair, open_event, register, user
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,11 +31,6 @@ COOKIE = django_settings.LANGUAGE_COOKIE_NAME
 
 def text(response) -> str:
     return response.content.decode()
-
-
-@pytest.fixture
-def staff():
-    return organiser()
 
 
 @pytest.fixture
@@ -169,9 +164,9 @@ def _game(round_: Round, table: int | None, a: Player, b: Player | None) -> Game
     return Game.objects.create(round=round_, table=table, player_a=a, player_b=b)
 
 
-def test_profile_shows_my_events_and_games_only(client, staff, alice):
+def test_profile_shows_my_events_and_games_only(client, staff_actor, alice):
     bob, carol = user("bob"), user("carol")
-    event = open_event(staff, name="Ligue de Lyon")
+    event = open_event(staff_actor, name="Ligue de Lyon")
     me, opponent, other, fourth = (Player.objects.create(tournament=event, user=account, name=name)
                                    for account, name in ((alice, "Alice A."), (bob, "Bob B."),
                                                          (carol, "Carol C."), (None, "Dan D.")))
@@ -182,10 +177,10 @@ def test_profile_shows_my_events_and_games_only(client, staff, alice):
     bye = _game(second, None, me, None)
     hidden = _game(draft, 1, opponent, me)
     theirs = _game(second, 2, other, fourth)
-    secret = tournaments.create_tournament(staff, name="Brouillon secret", chart=event.chart,
+    secret = tournaments.create_tournament(staff_actor, name="Brouillon secret", chart=event.chart,
                                            points_limit=500, level=event.level, rounds=1)
     Player.objects.create(tournament=secret, user=alice, name="Alice")
-    bobs = open_event(staff, name="Tournoi de Bob")
+    bobs = open_event(staff_actor, name="Tournoi de Bob")
     Player.objects.create(tournament=bobs, user=bob, name="Bob")
 
     client.force_login(alice)
@@ -203,13 +198,13 @@ def test_profile_shows_my_events_and_games_only(client, staff, alice):
 
 
 @pytest.fixture
-def in_play(staff, alice):
+def in_play(staff_actor, alice):
     """A running event whose round 1 is in play: Alice against Bob; returns (game, bob)."""
     bob = user("bob")
-    event = open_event(staff, name="Ligue en cours")
+    event = open_event(staff_actor, name="Ligue en cours")
     for account, name in ((alice, "Alice"), (bob, "Bob")):
         register(event, account, name)
-    game = lock_and_pair(staff, event).games.get()
+    game = lock_and_pair(staff_actor, event).games.get()
     return game, bob
 
 
@@ -343,10 +338,10 @@ def test_password_change_from_the_profile(client, alice):
     assert alice.check_password(NEW_PASSWORD)
 
 
-def _season(staff, account, events: int, rounds: int) -> int:
+def _season(staff_actor, account, events: int, rounds: int) -> int:
     """``events`` events where ``account`` plays every round; returns the number of games."""
     for index in range(events):
-        event = open_event(staff, name=f"Saison {index}")
+        event = open_event(staff_actor, name=f"Saison {index}")
         me = Player.objects.create(tournament=event, user=account, name="Moi")
         foes = Player.objects.bulk_create(
             [Player(tournament=event, name=f"Adversaire {n}") for n in range(rounds)])
@@ -358,9 +353,9 @@ def _season(staff, account, events: int, rounds: int) -> int:
 
 
 @pytest.mark.parametrize(("events", "rounds"), [(1, 1), (4, 3)])
-def test_profile_queries_do_not_grow_with_events_and_games(client, staff, alice, events, rounds,
+def test_profile_queries_do_not_grow_with_events_and_games(client, staff_actor, alice, events, rounds,
                                                            django_assert_max_num_queries):
-    games = _season(staff, alice, events, rounds)
+    games = _season(staff_actor, alice, events, rounds)
     client.force_login(alice)
     # session, user, profile, my registrations, my games
     with django_assert_max_num_queries(5):

@@ -6,13 +6,13 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from armylists import systems as list_systems
+from armylists.chart_reports import entries_from_units
 from armylists.models import Chart, GameSystem
-from armylists.services import entries_from_units
 from events.audit import Actor
-from events.demo_systems import WHFB_UNITS as DEMO_WHFB_UNITS
 from events.models import Player, Round, Tournament
 from events.services import lists, rounds, tournaments
 from missions.models import Level
+from systems.whfb.demo import WHFB_UNITS as DEMO_WHFB_UNITS
 
 # w40k4-standard: hq 1–2, troops 2–6; 380 points.
 LEGAL_UNITS = [

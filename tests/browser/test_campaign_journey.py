@@ -27,7 +27,7 @@ from tests.browser.test_player_journey import Shots
 from tests.browser.test_system_journeys import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
-WEST_HELD = "#dbe7f6"  # league/campaign_drawing.FILLS
+WEST_HELD = "#dbe7f6"  # campaigns/drawing.FILLS
 
 
 def order_form(page, kind: str):

@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import json
 
-from campaigns.models import Campaign, CampaignBattle, CampaignDetachment, CampaignTurn
+from campaigns.models import (
+    Campaign,
+    CampaignBattle,
+    CampaignDetachment,
+    CampaignOrder,
+    CampaignTurn,
+)
 from campaigns.services import air as campaign_air
 from campaigns.services import campaign as campaigns
 from campaigns.services import infiltrations as campaign_infiltrations
@@ -50,6 +56,13 @@ def running(p: Players) -> str:
     return slug
 
 
+def key(slug: str, side: str, public: int, turn: int = 1) -> int:
+    """The database key of ``side``'s order players know by ``public`` (its number in ``turn``);
+    the turn's stored air entries name orders by that key, the API by the public number."""
+    return CampaignOrder.objects.get(turn__campaign__slug=slug, turn__number=turn, side=side,
+                                     number=public).pk
+
+
 def mission(client, slug, name, kind, **fields):
     return order(client, slug, 1, "air_mission", [name], mission=kind, **fields)
 
@@ -81,7 +94,7 @@ def test_missions_gates_and_a_landing_under_a_patrol(staff_user, db):
                              route=["5", "8", "B", "A"], return_route=["B", "8", "5", "2"]))
     expect(mission(p.west, slug, "Thunderhawk Wing", "interception"), 400, "mission_already_used")
     patrol = accepted(mission(p.east, slug, "Fighta Skwadron", "interception", to="8", route=["B", "8"]))
-    stored = CampaignTurn.objects.get(campaign__slug=slug, number=1).orders.get(pk=infil["id"])
+    stored = CampaignTurn.objects.get(campaign__slug=slug, number=1).orders.get(pk=key(slug, "west", infil["id"]))
     assert (stored.mission, stored.route, stored.return_route, stored.from_code) == (
         "infiltration", ["5", "8", "B", "A"], ["B", "8", "5", "2"], "2")
 
@@ -137,8 +150,8 @@ def test_missions_gates_and_a_landing_under_a_patrol(staff_user, db):
     initiative(p, slug, 1, "attacks", [4, 2])
     (rolled,) = [e for e in CampaignTurn.objects.get(campaign__slug=slug, number=1).air
                  if e["kind"] == "landing"]
-    assert rolled["kind"] == "landing" and rolled["order"] == landing["id"]
-    assert rolled["interceptor_order"] == patrol["id"] and rolled["territory"] == "8"
+    assert rolled["kind"] == "landing" and rolled["order"] == key(slug, "west", landing["id"])
+    assert rolled["interceptor_order"] == key(slug, "east", patrol["id"]) and rolled["territory"] == "8"
     assert [(d["unit"], d["value"], d["acts"]) for d in rolled["dice"]] == [
         ("Fighta One", 4, rolled["dice"][0]["die"] < 4), ("Fighta Two", 3, rolled["dice"][1]["die"] < 3)]
     assert rolled["acting"] == sum(d["acts"] for d in rolled["dice"]) and rolled["source"] == "server"
@@ -148,6 +161,7 @@ def test_missions_gates_and_a_landing_under_a_patrol(staff_user, db):
 
     # R13: the battle counts the company without its Rhino while it waits in orbit.
     attack = accepted(order(p.east, slug, 1, "attack", ["Big Gunz"], **{"from": "A", "to": "7"}))
+    expect(post(p.staff, path(slug, "turns/1/reveal/"), {}), 200)  # reactions answer revealed attacks
     accepted(order(p.west, slug, 1, "reaction", ["Drop Pod Company"], for_attack=attack["id"]))
     battles = expect(post(p.staff, path(slug, "turns/1/battles/"), {}), 201)["battles"]
     (battle,) = battles
@@ -165,7 +179,7 @@ def test_a_transport_attacks_its_target_and_an_orbiting_company_lands_by_attack(
     initiative(p, slug, 1, "attacks", [4, 2])  # infiltration and moves skipped
     (gates,) = CampaignTurn.objects.get(campaign__slug=slug, number=1).air
     # R21: Flak anywhere on a transport's route; only Kult of Speed (in A) has Flak.
-    assert gates["order"] == transport["id"] and [f["detachment"] for f in gates["flak"]] == ["Kult of Speed"]
+    assert gates["order"] == key(slug, "west", transport["id"]) and [f["detachment"] for f in gates["flak"]] == ["Kult of Speed"]
     assert gates["source"] == "server"
     expect(order(p.west, slug, 1, "attack", ["Thunderhawk Wing"], to="B"), 400,
            "transport_target_mismatch")

@@ -13,21 +13,19 @@ from campaigns.engine.army import FLAK, VEHICLE, DetachmentSpec, Unit
 from campaigns.models import CampaignDetachment, CampaignOrder
 from campaigns.services import infiltrations as campaign_infiltrations
 from campaigns.services import pack as campaign_pack
+from campaigns.services import pack_report
 from campaigns.services import turns as campaign_turns
 from campaigns.services.campaign import current_turn
 from tests.browser.campaigns import EAST_ARMY, PLACEMENTS, WEST_ARMY, running_campaign
-from tests.campaigns.test_campaign_pages import (  # noqa: F401  (fixtures)  # noqa: F401  (fixtures)
+from tests.campaigns.test_campaign_pages import (
     actor_of,
     assert_offers_only_accepted,
     client_of,
     cockpit,
     declare,
-    desk,
     options,
     page,
-    people,
     press,
-    staff,
 )
 
 pytestmark = pytest.mark.django_db
@@ -51,10 +49,10 @@ def air_campaign(organiser, accounts):
                             placements=placements)
 
 
-def test_air_missions_landings_and_what_each_side_reads(staff, people, desk):  # noqa: F811 (fixtures)
-    game = air_campaign(staff, people)
+def test_air_missions_landings_and_what_each_side_reads(staff_actor, people, desk):
+    game = air_campaign(staff_actor, people)
     west, east = client_of(people["west"]), client_of(people["east"])
-    campaign_turns.roll_initiative(staff, game, 1, "air", [4, 2])
+    campaign_turns.roll_initiative(staff_actor, game, 1, "air", [4, 2])
     html = page(west, game)
     assert_offers_only_accepted(game, html, "west", ("air_mission",))
     labels = {label for _v, label in options(html, "air_mission")}
@@ -70,7 +68,7 @@ def test_air_missions_landings_and_what_each_side_reads(staff, people, desk):  #
                                             mission="interception", route=("A", "7")))
 
     # The missions come out as the next phase opens: told by kind and route (R19), no name.
-    campaign_turns.roll_initiative(staff, game, 1, "infiltration", [4, 2])
+    campaign_turns.roll_initiative(staff_actor, game, 1, "infiltration", [4, 2])
     html = unescape(page(east, game))
     air = re.search(r'<div class="air" id="air">(.*?)</div>', html, re.S).group(1)
     assert "West: infiltration, A, route 2 → 1 → 4 → 7 → A" in air and "Storm Wing" not in html
@@ -86,18 +84,18 @@ def test_air_missions_landings_and_what_each_side_reads(staff, people, desk):  #
     assert "Flak in A (Big Gunz) against" in unescape(page(east, game))
 
     # The air infiltration is resolved with the ground ones: a 1 is ignored (R25).
-    (done,) = campaign_infiltrations.resolve_infiltrations(staff, game, 1, [1])["infiltrations"]
+    (done,) = campaign_infiltrations.resolve_infiltrations(staff_actor, game, 1, [1])["infiltrations"]
     assert [(d["target"], d["outcome"]) for d in done["dice"]] == [("Big Gunz", "none")]
 
     # Moves: Thunder Drop lands in 7 under the Fighta's patrol (R13, R14).
-    campaign_turns.roll_initiative(staff, game, 1, "moves", [4, 2])
+    campaign_turns.roll_initiative(staff_actor, game, 1, "moves", [4, 2])
     html = page(west, game)
     assert_offers_only_accepted(game, html, "west", ("move",))
     assert declare(west, game, "move", "Thunder Drop lands from orbit: move on 7").status_code == 302
     drop = CampaignDetachment.objects.get(name="Thunder Drop")
     assert (drop.location, drop.vehicles_in_orbit) == ("7", True)
     assert options(page(west, game), "vehicles") == []  # R13: in a later turn
-    campaign_turns.roll_initiative(staff, game, 1, "attacks", [4, 2])  # reveals, then rolls
+    campaign_turns.roll_initiative(staff_actor, game, 1, "attacks", [4, 2])  # reveals, then rolls
     landing = [e for e in current_turn(game).air if e["kind"] == "landing"]
     assert len(landing) == 1 and len(landing[0]["dice"]) == 1
     west_page = unescape(page(west, game))
@@ -105,7 +103,7 @@ def test_air_missions_landings_and_what_each_side_reads(staff, people, desk):  #
     assert "intercepted by Fighta Skwadron" in unescape(page(east, game))
 
     # The turn pack's report says what both players know (no detachment name).
-    report = campaign_pack.turn_report(game, current_turn(game), {"sides": {}},
+    report = pack_report.turn_report(game, current_turn(game), {"sides": {}},
                                        campaign_pack.both_players(game), [])
     text = " ".join(report.air)
     assert "West: infiltration, A" in text and "Storm Wing" not in text and "Fighta Skwadron" not in text

@@ -15,7 +15,7 @@ from campaigns.models import Campaign, CampaignDetachment, CampaignOrder, Campai
 from campaigns.pages.air import air_lines
 from campaigns.services import air as campaign_air
 from campaigns.services import overrides as campaign_overrides
-from campaigns.services import pack as campaign_pack
+from campaigns.services import pack_report
 from campaigns.services import turns as campaign_turns
 from campaigns.services.campaign import state_of
 from events.audit import Actor
@@ -24,21 +24,23 @@ from events.services import exports, restore
 from tests.campaigns.test_campaign_air_api import air, mission, running
 from tests.campaigns.test_campaign_air_pages import air_campaign
 from tests.campaigns.test_campaign_api import Players, accepted, confirm, initiative, order, path
-from tests.campaigns.test_campaign_pages import (  # noqa: F401  (fixtures)  # noqa: F401  (fixtures)
+from tests.campaigns.test_campaign_pages import (
     assert_offers_only_accepted,
     client_of,
     cockpit,
     declare,
-    desk,
     options,
     page,
-    people,
     press,
-    staff,
 )
 from tests.tournament_fixtures import expect, get, post
 
 OrderInput = campaign_turns.OrderInput
+
+
+def key(slug: str, public: int) -> int:
+    """The database key of the order players know by ``public``."""
+    return CampaignOrder.objects.get(turn__campaign__slug=slug, number=public).pk
 
 
 def where(name: str) -> str:
@@ -58,7 +60,7 @@ def test_a_transport_carries_the_troops_of_its_base_with_one_move(staff_user, db
     expect(order(p.west, slug, 1, "move", ["Thunderhawk Wing", "Aquila Guard"], to="9"), 400,
            "detachment_not_in_territory")
     moved = accepted(order(p.west, slug, 1, "move", ["Thunderhawk Wing", "Hold Guard"], to="9"))
-    row = CampaignOrder.objects.get(pk=moved["id"])
+    row = CampaignOrder.objects.get(pk=key(slug, moved["id"]))
     assert (row.detachments, row.from_code) == (["Thunderhawk Wing", "Hold Guard"], "2")
     assert (where("Thunderhawk Wing"), where("Hold Guard")) == ("9", "9")  # 2 → 9, no adjacency
     expect(order(p.west, slug, 1, "move", ["Thunderhawk Wing", "Hold Guard"], to="9"), 400,
@@ -66,11 +68,11 @@ def test_a_transport_carries_the_troops_of_its_base_with_one_move(staff_user, db
 
     # An organiser takes the transport back: both go home; declared again, it stands.
     campaign = Campaign.objects.get(slug=slug)
-    campaign_overrides.refuse_order(Actor(staff_user), campaign, moved["id"], "wrong target")
+    campaign_overrides.refuse_order(Actor(staff_user), campaign, key(slug, moved["id"]), "wrong target")
     assert (where("Thunderhawk Wing"), where("Hold Guard")) == ("2", "2")
     again = accepted(order(p.west, slug, 1, "move", ["Thunderhawk Wing", "Hold Guard"], to="9"))
     initiative(p, slug, 1, "attacks", [4, 2])  # the sealed moves are revealed and re-checked
-    row = CampaignOrder.objects.get(pk=again["id"])
+    row = CampaignOrder.objects.get(pk=key(slug, again["id"]))
     assert row.status == CampaignOrder.ACCEPTED and row.bonus == ""
     assert (where("Thunderhawk Wing"), where("Hold Guard")) == ("9", "9")
 
@@ -119,10 +121,10 @@ def test_a_failed_transport_flies_back_under_flak_at_the_close(staff_user, db):
     turn.refresh_from_db()
     (back,) = [e for e in turn.air if e.get("leg") == "return"]
     (die,) = back["flak"]
-    assert back["order"] == transport["id"] and back["source"] == "server"
+    assert back["order"] == key(slug, transport["id"]) and back["source"] == "server"
     assert (die["territory"], die["side"], die["detachment"]) == ("B", "east", "Kult of Speed")
     assert 1 <= die["die"] <= 6 and die["fires"] == (die["die"] == 6)  # R21
-    assert (back["interceptors"], back["territories"]) == ([patrol["id"]], ["8"])  # R22
+    assert (back["interceptors"], back["territories"]) == ([key(slug, patrol["id"])], ["8"])
     logged = AuditEntry.objects.filter(action="campaign_air").order_by("pk").last()
     assert logged.data["missions"][0]["leg"] == "return"
     assert [d["purpose"] for d in logged.data["dice_log"]] == ["epic.flak"]
@@ -143,7 +145,7 @@ def test_a_failed_transport_flies_back_under_flak_at_the_close(staff_user, db):
                for line in lines["flak"])
     assert (f"#{transport['id']} flies back by B → 8 → 5 → 2 after a failed attack: it may be "
             f"intercepted over 8 by #{patrol['id']}") in lines["interceptions"]
-    report = campaign_pack.shared_air(campaign, turn)  # the turn pack's report
+    report = pack_report.shared_air(campaign, turn)  # the turn pack's report
     assert any("flying back" in line for line in report)
     assert not any("Thunderhawk" in line or "Kult of Speed" in line for line in report)
     assert campaign_air.return_flak(Actor(staff_user), campaign, turn, state_of(campaign, turn),
@@ -159,14 +161,14 @@ def test_a_failed_transport_flies_back_under_flak_at_the_close(staff_user, db):
 
 
 @pytest.mark.django_db
-def test_the_page_offers_transports_with_their_own_label(staff, people, desk):  # noqa: F811
-    game = air_campaign(staff, people)
+def test_the_page_offers_transports_with_their_own_label(staff_actor, people, desk):
+    game = air_campaign(staff_actor, people)
     CampaignDetachment.objects.filter(name="Eagle Scouts").update(location="2")
     west = client_of(people["west"])
-    campaign_turns.roll_initiative(staff, game, 1, "air", [4, 2])
+    campaign_turns.roll_initiative(staff_actor, game, 1, "air", [4, 2])
     assert declare(west, game, "air_mission", "Storm Wing: transport / ground attack to 6 (2 → 3 → 6)"
                    ).status_code == 302
-    campaign_turns.roll_initiative(staff, game, 1, "moves", [4, 2])
+    campaign_turns.roll_initiative(staff_actor, game, 1, "moves", [4, 2])
     html = page(west, game)
     assert_offers_only_accepted(game, html, "west", ("move",))
     label = "Air transport 2 → 6 by Storm Wing carrying Eagle Scouts"
@@ -180,10 +182,10 @@ def test_the_page_offers_transports_with_their_own_label(staff, people, desk):  
 
 
 @pytest.mark.django_db
-def test_the_cockpit_forces_an_air_mission_with_its_routes(staff, people, desk):  # noqa: F811
-    game = air_campaign(staff, people)
+def test_the_cockpit_forces_an_air_mission_with_its_routes(staff_actor, people, desk):
+    game = air_campaign(staff_actor, people)
     Campaign.objects.filter(pk=game.pk).update(isolated=["2"])
-    campaign_turns.roll_initiative(staff, game, 1, "air", [4, 2])
+    campaign_turns.roll_initiative(staff_actor, game, 1, "air", [4, 2])
     # Storm Wing, based in isolated 2, may not infiltrate (R34): staff set the rule aside.
     said = press(desk, game, action="force_order", side="west", kind="air_mission",
                  detachments="Storm Wing", mission="infiltration", to_code="A",
@@ -217,10 +219,10 @@ def test_force_order_stores_an_escort_link(staff_user, db):
     # An escort from isolated 5 linked to a transport from 2: R34 keeps it home; forced.
     forced = campaign_overrides.force_order(organiser, campaign, 1, OrderInput(
         "air_mission", ("Lightning Wing",), side="west", mission="escort", route=("8", "9"),
-        escort_of=transport["id"]), "ruling")
+        escort_of=key(slug, transport["id"])), "ruling")
     assert forced.refusal is not None and forced.refusal.code == "detachment_isolated"
     row = forced.order
     assert (row.mission, row.from_code, row.to_code, row.route, row.escort_of_id) == (
-        "escort", "5", "9", ["8", "9"], transport["id"])
+        "escort", "5", "9", ["8", "9"], key(slug, transport["id"]))
     seen = expect(get(p.staff, path(slug, "turns/1/air/")), 200)
-    assert {m["id"]: m["escort_of"] for m in seen["missions"]}[row.pk] == transport["id"]
+    assert {m["id"]: m["escort_of"] for m in seen["missions"]}[row.number] == transport["id"]

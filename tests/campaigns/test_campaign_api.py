@@ -122,6 +122,11 @@ def order(client, slug: str, turn: int, kind: str, detachments: Sequence[str] = 
                 {"kind": kind, "detachments": list(detachments), **fields})
 
 
+def reveal(p: Players, slug: str, turn: int) -> None:
+    """G11: the sealed attacks out (reactions answer revealed attacks only)."""
+    expect(post(p.staff, path(slug, f"turns/{turn}/reveal/"), {}), 200)
+
+
 def accepted(response) -> dict:
     body = expect(response, 201)
     assert body["status"] == "accepted"
@@ -404,6 +409,7 @@ def test_order_refusals(staff_user, db):
     attack = accepted(order(p.west, slug, 1, "attack", ["Crusader Armour"], **{"from": "7", "to": "A"}))
     expect(order(p.west, slug, 1, "attack", ["Crusader Armour"], **{"from": "7", "to": "A"}), 400,
            "detachment_already_committed")  # G10
+    reveal(p, slug, 1)
     Campaign.objects.filter(slug=slug).update(isolated=["D"])
     expect(order(p.east, slug, 1, "reaction", ["Warboss Grukk"], for_attack=attack["id"]), 400,
            "detachment_isolated")
@@ -445,18 +451,19 @@ def test_isolation_and_allowance_refusals(staff_user, db):
     first = accepted(order(p.west, slug, 1, "attack", ["W7a"], **{"from": "7", "to": "A"}))
     expect(order(p.west, slug, 1, "attack", ["W7b"], **{"from": "7", "to": "A"}), 400,
            "isolated_attack_limit")
+    # West's front has three territories for five attacks: three were declared earlier (none
+    # against B or C, whose detachments react below).
+    for _earlier in range(3):
+        CampaignOrder.objects.create(turn=turn, side="west", kind="attack", from_code="2",
+                                     to_code="2")
+    expect(order(p.west, slug, 1, "attack", ["W8"], **{"from": "8", "to": "B"}), 400,
+           "attack_allowance_exceeded")
+    reveal(p, slug, 1)
     # R29: reactors from A's line (B, C) and next to it (D); 4 of them at most.
     for name in ("EB1", "EB2", "EC1", "EC2"):
         accepted(order(p.east, slug, 1, "reaction", [name], for_attack=first["id"]))
     expect(order(p.east, slug, 1, "reaction", ["ED"], for_attack=first["id"]), 400,
            "reaction_allowance_exceeded")
-    # West's front has three territories for four attacks: two were declared earlier.
-    for _earlier in range(2):
-        CampaignOrder.objects.create(turn=turn, side="west", kind="attack", from_code="2",
-                                     to_code="2")
-    accepted(order(p.west, slug, 1, "attack", ["W8"], **{"from": "8", "to": "B"}))
-    expect(order(p.west, slug, 1, "attack", ["W9"], **{"from": "9", "to": "C"}), 400,
-           "attack_allowance_exceeded")
 
 
 # A whole campaign ---------------------------------------------------------------------------
@@ -476,6 +483,7 @@ def test_a_campaign_played_to_victory(staff_user, db):
     initiative(p, slug, 1, "attacks", [5, 1])
     attack = accepted(order(p.west, slug, 1, "attack", ["Crusader Armour"],
                             **{"from": "7", "to": "A"}))
+    reveal(p, slug, 1)
     accepted(order(p.east, slug, 1, "reaction", ["Warboss Grukk"], **{"from": "D"},
                    for_attack=attack["id"]))
     assert_hidden(p.west, slug, 1, EAST_NAMES)
@@ -596,6 +604,7 @@ def test_a_campaign_played_to_victory(staff_user, db):
     attack = accepted(order(p.west, slug, 3, "attack", ["Eagle Scouts"], **{"from": "8", "to": "B"}))
     expect(order(p.west, slug, 3, "attack", ["Eagle Scouts"], **{"from": "8", "to": "B"}), 400,
            "detachment_already_committed")
+    reveal(p, slug, 3)
     accepted(order(p.east, slug, 3, "reaction", ["Kult of Speed"], for_attack=attack["id"]))
     assert_hidden(p.east, slug, 2, {"Aquila Guard", "Bastion Guard", "Captain Varro",
                                     "Thunder Drop", "Eagle Scouts"})

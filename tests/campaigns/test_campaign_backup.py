@@ -29,71 +29,63 @@ from campaigns.models import (
 )
 from campaigns.services import battles as campaign_battles
 from campaigns.services import campaign as campaigns
+from campaigns.services import declarations as campaign_declarations
 from campaigns.services import overrides as campaign_overrides
 from campaigns.services import reads as campaign_reads
 from campaigns.services import turns as campaign_turns
-from campaigns.services.campaign import CHART
 from events.audit import Actor
 from events.errors import Conflict, Invalid
 from events.models import AuditEntry, Game, Player, Report, Round, Tournament
 from events.services import backup, exports, restore, results
 from missions.models import DiceRoll, DiceStream
+from systems.registry import campaign_system
 from tests.browser.campaigns import big_armies, campaign_in_setup, running_campaign
-from tests.browser.events import organiser, user
+from tests.browser.events import user
 from tests.events.test_backup import purge, upload, without_time
 
 pytestmark = pytest.mark.django_db
 OrderInput = campaign_turns.OrderInput
 
 
-@pytest.fixture
-def staff() -> Actor:
-    return organiser()
-
-
-@pytest.fixture
-def people() -> dict[str, Any]:
-    return {"west": user("marcus"), "east": user("grukk")}
-
-
 def as_player(account: Any) -> Actor:
     return Actor(user=account)
 
 
-def played(staff: Actor, people: dict[str, Any], **options: Any) -> Campaign:
+def played(staff_actor: Actor, people: dict[str, Any], **options: Any) -> Campaign:
     """Turn 1 played and closed (moves, a fortification, an attack and a reaction, the battle
     reported, confirmed and its choices made: the seed's example); turn 2 open with server dice,
     a manual ledger line, an order refused and one forced through, and a forced order refused."""
     west, east = as_player(people["west"]), as_player(people["east"])
-    c = running_campaign(staff, people["west"], people["east"], **options)
-    campaign_turns.roll_initiative(staff, c, 1, "air", [1, 3, 4, 1])
-    campaign_turns.roll_initiative(staff, c, 1, "moves", [6, 6])
+    c = running_campaign(staff_actor, people["west"], people["east"], **options)
+    campaign_turns.roll_initiative(staff_actor, c, 1, "air", [1, 3, 4, 1])
+    campaign_turns.roll_initiative(staff_actor, c, 1, "moves", [6, 6])
     campaign_turns.declare_order(west, c, 1, OrderInput("move", ("Eagle Scouts",), "9", "8"))
     campaign_turns.declare_order(east, c, 1, OrderInput("fortify", to="C"))
-    campaign_turns.roll_initiative(staff, c, 1, "attacks", [5, 1])
+    campaign_turns.roll_initiative(staff_actor, c, 1, "attacks", [5, 1])
     attack = campaign_turns.declare_order(west, c, 1, OrderInput("attack", ("Crusader Armour",),
                                                                  "7", "A"))
+    campaign_declarations.reveal_attacks(staff_actor, c, 1)  # reactions answer revealed attacks
     campaign_turns.declare_order(east, c, 1, OrderInput("reaction", ("Warboss Grukk",), "D",
-                                                        for_attack=attack.pk))
-    (battle,) = campaign_battles.generate_battles(staff, c, 1)
+                                                        for_attack=attack.number))
+    (battle,) = campaign_battles.generate_battles(staff_actor, c, 1)
     results.report(west, battle.game_id, results.ResultInput(
         winner=battle.game.player_a_id, campaign={"swept": ["Big Gunz"]}))
     results.confirm(east, battle.game_id)
     campaign_battles.make_choices(west, c, battle.pk, stay=["Crusader Armour"])
     campaign_battles.make_choices(east, c, battle.pk,
                                   retreat_to={"Big Gunz": "B", "Warboss Grukk": "D"})
-    campaign_turns.close_turn(staff, c, 1, {"west": 3, "east": 3})
+    campaign_turns.close_turn(staff_actor, c, 1, {"west": 3, "east": 3})
 
-    campaign_overrides.add_score_entry(staff, c, side="east", points=2, reason="a ruling")
-    campaign_turns.roll_initiative(staff, c, 2, "moves")  # the campaign's own dice
+    campaign_overrides.add_score_entry(staff_actor, c, side="east", points=2, reason="a ruling")
+    campaign_turns.roll_initiative(staff_actor, c, 2, "moves")  # the campaign's own dice
     move = campaign_turns.declare_order(west, c, 2, OrderInput("move", ("Eagle Scouts",), "8", "9"))
     # R10 set aside twice: 1 and then 3 left without a guard.
-    campaign_overrides.force_order(staff, c, 2, OrderInput("move", ("Aquila Guard",), "1", "2",
+    campaign_overrides.force_order(staff_actor, c, 2, OrderInput("move", ("Aquila Guard",), "1", "2",
                                                            side="west"), "agreed at the club")
-    forced = campaign_overrides.force_order(staff, c, 2, OrderInput(
+    forced = campaign_overrides.force_order(staff_actor, c, 2, OrderInput(
         "move", ("Bastion Guard",), "3", "6", side="west"), "by mistake").order
-    campaign_overrides.refuse_order(staff, c, move.pk, "sent twice")
-    campaign_overrides.refuse_order(staff, c, forced.pk, "the mistake undone")
+    campaign_overrides.refuse_order(staff_actor, c, move.pk, "sent twice")
+    campaign_overrides.refuse_order(staff_actor, c, forced.pk, "the mistake undone")
     return Campaign.objects.select_related("tournament").get(pk=c.pk)
 
 
@@ -142,7 +134,7 @@ def battles_of(c: Campaign) -> list[dict[str, Any]]:
     return out
 
 
-def seen(c: Campaign, staff: Actor, people: dict[str, Any]) -> dict[str, Any]:
+def seen(c: Campaign, staff_actor: Actor, people: dict[str, Any]) -> dict[str, Any]:
     """Everything the campaign shows, to each side and to staff."""
     c = Campaign.objects.select_related("tournament").get(pk=c.pk)
     view = campaign_reads.campaign_view(c)
@@ -153,7 +145,7 @@ def seen(c: Campaign, staff: Actor, people: dict[str, Any]) -> dict[str, Any]:
     return {
         "campaign": {k: v for k, v in view.items() if k not in ("slug", "tournament")},
         "maps": {who: campaign_reads.map_view(actor, c)
-                 for who, actor in (("staff", staff), ("west", as_player(people["west"])),
+                 for who, actor in (("staff", staff_actor), ("west", as_player(people["west"])),
                                     ("east", as_player(people["east"])))},
         "score": campaign_reads.score_view(c),
         "ledger": list(c.score_entries.order_by("pk").values("turn", "side", "kind", "points",
@@ -171,8 +163,8 @@ def seen(c: Campaign, staff: Actor, people: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def test_a_copy_under_a_new_slug_shows_the_same_campaign(staff, people):
-    c = played(staff, people)
+def test_a_copy_under_a_new_slug_shows_the_same_campaign(staff_actor, people):
+    c = played(staff_actor, people)
     document = document_of(c)
     part = document["campaign"]
     assert document["format"] == "muster-event" and part["slug"] == c.slug
@@ -188,9 +180,9 @@ def test_a_copy_under_a_new_slug_shows_the_same_campaign(staff, people):
     assert "password" not in json.dumps(document)
 
     with pytest.raises(Conflict) as taken:
-        restore.restore_event(staff, document)
+        restore.restore_event(staff_actor, document)
     assert taken.value.code == "slug_taken" and "campaign" in str(taken.value)
-    restored = restore.restore_event(staff, document, slug="laitus-copy")
+    restored = restore.restore_event(staff_actor, document, slug="laitus-copy")
     copy = restored.campaign
     assert copy.slug == "laitus-copy" and restored.tournament.slug == "campaign-laitus-copy"
     assert copy.tournament == restored.tournament and copy.tournament.game_system.slug == "epic40k"
@@ -200,23 +192,23 @@ def test_a_copy_under_a_new_slug_shows_the_same_campaign(staff, people):
     # Both players play the copy with their own accounts.
     assert {s.player.user for s in copy.sides.select_related("player__user")} == {
         people["west"], people["east"]}
-    assert seen(copy, staff, people) == seen(c, staff, people)
+    assert seen(copy, staff_actor, people) == seen(c, staff_actor, people)
 
     # The same next steps give the same dice: the stream and its counter came along.
-    answers = [campaign_turns.roll_initiative(staff, game, 2, "attacks") for game in (c, copy)]
+    answers = [campaign_turns.roll_initiative(staff_actor, game, 2, "attacks") for game in (c, copy)]
     assert answers[0] == answers[1]
 
 
-def test_delete_import_export_gives_the_same_document(staff, people):
-    c = played(staff, people)
+def test_delete_import_export_gives_the_same_document(staff_actor, people):
+    c = played(staff_actor, people)
     before = document_of(c)
     t = c.tournament
     Campaign.objects.filter(pk=c.pk).delete()
     purge(t)
-    Chart.objects.filter(slug=CHART).delete()  # a database that never had a campaign
+    Chart.objects.filter(slug=campaign_system().campaign_chart).delete()  # a database that never had a campaign
     assert not CampaignDetachment.objects.exists() and not Tournament.objects.exists()
 
-    restored = restore.restore_event(staff, before)
+    restored = restore.restore_event(staff_actor, before)
     assert restored.campaign.slug == c.slug and restored.tournament.slug == t.slug
     assert restored.warnings == []
     after = document_of(restored.campaign)
@@ -229,8 +221,8 @@ def test_delete_import_export_gives_the_same_document(staff, people):
     assert CampaignOrder.objects.get(pk=forced).detachments == ["Aquila Guard"]
 
 
-def test_the_campaign_part_names_no_database_id(staff, people):
-    c = played(staff, people)
+def test_the_campaign_part_names_no_database_id(staff_actor, people):
+    c = played(staff_actor, people)
     part = document_of(c)["campaign"]
     orders = {o["ref"] for t in part["turns"] for o in t["orders"]}
     assert orders == set(range(1, 6))
@@ -246,18 +238,18 @@ def test_the_campaign_part_names_no_database_id(staff, people):
                                            if e["kind"] == "manual")
 
 
-def test_a_campaign_in_set_up_comes_back_in_set_up(staff, people):
+def test_a_campaign_in_set_up_comes_back_in_set_up(staff_actor, people):
     """Sides, armies, majors and planet, nothing placed: no turn, no round, no battle yet."""
-    c = campaign_in_setup(staff, people["west"], people["east"])
-    campaigns.place(staff, c, detachment="Mob Gork", territory="G", side="east")
+    c = campaign_in_setup(staff_actor, people["west"], people["east"])
+    campaigns.place(staff_actor, c, detachment="Mob Gork", territory="G", side="east")
     c.refresh_from_db()
-    restored = restore.restore_event(staff, document_of(c), slug="in-set-up")
+    restored = restore.restore_event(staff_actor, document_of(c), slug="in-set-up")
     copy = restored.campaign
     assert restored.counts["campaign_turns"] == 0 and copy.status == Campaign.Status.PLACEMENT
-    assert campaign_reads.map_view(staff, copy) == campaign_reads.map_view(staff, c)
+    assert campaign_reads.map_view(staff_actor, copy) == campaign_reads.map_view(staff_actor, c)
     assert campaigns.next_placer(copy) == campaigns.next_placer(c) == "west"
     # Placement goes on in the copy.
-    campaigns.place(staff, copy, detachment="Aquila Guard", territory="1", side="west")
+    campaigns.place(staff_actor, copy, detachment="Aquila Guard", territory="1", side="west")
     assert campaigns.next_placer(copy) == "east"
 
 
@@ -284,8 +276,8 @@ def test_a_campaign_in_set_up_comes_back_in_set_up(staff, people):
     (lambda d: d["campaign"].pop("turns"), "backup_damaged"),
     (lambda d: d["campaign"]["turns"][1].update(number=1), "backup_damaged"),
 ])
-def test_a_damaged_campaign_changes_nothing(staff, people, damage, code):
-    c = played(staff, people)
+def test_a_damaged_campaign_changes_nothing(staff_actor, people, damage, code):
+    c = played(staff_actor, people)
     document = document_of(c)
     damage(document)
     models = (Tournament, Player, Round, Game, Report, AuditEntry, DiceStream, DiceRoll, Campaign,
@@ -293,37 +285,37 @@ def test_a_damaged_campaign_changes_nothing(staff, people, damage, code):
               CampaignBattle, CampaignScoreEntry, Chart)
     counts = [m.objects.count() for m in models]
     with pytest.raises(Invalid) as refused:
-        restore.restore_event(staff, document, slug="damaged")
+        restore.restore_event(staff_actor, document, slug="damaged")
     assert refused.value.code == code and refused.value.status == 400 and str(refused.value)
     assert counts == [m.objects.count() for m in models]
 
 
-def test_a_campaign_for_an_event_of_another_system_is_refused(staff, people):
-    c = played(staff, people)
+def test_a_campaign_for_an_event_of_another_system_is_refused(staff_actor, people):
+    c = played(staff_actor, people)
     document = document_of(c)
     document["tournament"].update(chart="w40k4-standard", game_system="w40k4", level="gamma")
     with pytest.raises(Invalid) as refused:
-        restore.restore_event(staff, document, slug="elsewhere")
+        restore.restore_event(staff_actor, document, slug="elsewhere")
     assert refused.value.code == "backup_damaged"
     assert not Campaign.objects.filter(slug="elsewhere").exists()
 
 
 # Query count ----------------------------------------------------------------------------------------
 
-def export_queries(staff: Actor, count: int, turns: int, prefix: str) -> int:
+def export_queries(staff_actor: Actor, count: int, turns: int, prefix: str) -> int:
     """The export's queries for a campaign with ``count`` detachments a side and ``turns`` closed
     turns (each with initiative, a move there and back and the close, dice thrown by the server)."""
     west_user, east_user = user(f"{prefix}w"), user(f"{prefix}e")
     west, east, placements = big_armies(count)
-    c = running_campaign(staff, west_user, east_user, name=f"Size {count}", west=west, east=east,
+    c = running_campaign(staff_actor, west_user, east_user, name=f"Size {count}", west=west, east=east,
                          placements=placements)
     scout = CampaignDetachment.objects.filter(side__campaign=c, location="9").first().name
     for number in range(1, turns + 1):
-        campaign_turns.roll_initiative(staff, c, number, "moves")
+        campaign_turns.roll_initiative(staff_actor, c, number, "moves")
         there, back = ("9", "8") if number % 2 else ("8", "9")
         campaign_turns.declare_order(as_player(west_user), c, number,
                                      OrderInput("move", (scout,), there, back))
-        campaign_turns.close_turn(staff, c, number)
+        campaign_turns.close_turn(staff_actor, c, number)
     t = Tournament.objects.select_related("chart", "level", "dice", "created_by").get(
         pk=c.tournament_id)
     with CaptureQueriesContext(connection) as queries:
@@ -333,14 +325,14 @@ def export_queries(staff: Actor, count: int, turns: int, prefix: str) -> int:
     return len(queries)
 
 
-def test_the_export_is_a_fixed_number_of_queries(staff):
-    assert export_queries(staff, 5, 1, "small") == export_queries(staff, 20, 3, "large")
+def test_the_export_is_a_fixed_number_of_queries(staff_actor):
+    assert export_queries(staff_actor, 5, 1, "small") == export_queries(staff_actor, 20, 3, "large")
 
 
 # Commands and admin ---------------------------------------------------------------------------------
 
-def test_export_and_import_commands(staff, people, tmp_path):
-    c = played(staff, people)
+def test_export_and_import_commands(staff_actor, people, tmp_path):
+    c = played(staff_actor, people)
     path = tmp_path / "campaign.json"
     call_command("export_campaign", c.slug, "-o", str(path), stderr=io.StringIO())
     written = json.loads(path.read_text(encoding="utf-8"))
@@ -360,8 +352,8 @@ def test_export_and_import_commands(staff, people, tmp_path):
         call_command("import_campaign", str(event), stdout=io.StringIO())
 
 
-def test_the_cockpit_exports_and_the_import_page_takes_a_campaign(staff, people, admin_client):
-    c = played(staff, people)
+def test_the_cockpit_exports_and_the_import_page_takes_a_campaign(staff_actor, people, admin_client):
+    c = played(staff_actor, people)
     cockpit = admin_client.get(reverse("admin:campaigns_campaign_change", args=[c.pk])).content.decode()
     url = reverse("admin:campaigns_campaign_export_json", args=[c.pk])
     assert url in cockpit and "Whole campaign (JSON)" in cockpit

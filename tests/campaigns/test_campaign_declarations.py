@@ -8,11 +8,23 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns.models import CampaignDetachment, CampaignOrder
-from campaigns.services import declarations as campaign_declarations
+from campaigns.models import Campaign, CampaignDetachment, CampaignOrder
+from campaigns.services import overrides as campaign_overrides
+from campaigns.services import reveal as campaign_reveal
+from campaigns.services.turns import OrderInput
+from events.audit import Actor
 from events.models import Tournament
+from tests.campaigns.test_campaign_air_api import key
 from tests.campaigns.test_campaign_air_api import running as air_campaign
-from tests.campaigns.test_campaign_api import Players, initiative, order, path, running, territory
+from tests.campaigns.test_campaign_api import (
+    Players,
+    initiative,
+    order,
+    path,
+    reveal,
+    running,
+    territory,
+)
 from tests.tournament_fixtures import expect, get, post
 from tests.tournament_fixtures import put as put_json
 
@@ -89,24 +101,27 @@ def test_sealed_attacks_are_revealed_together_then_the_reactions_follow(staff_us
     assert set(CampaignOrder.objects.values_list("status", flat=True)) == {"accepted"}
 
 
-def test_a_reaction_sent_before_an_attack_on_its_own_territory_is_refused_at_the_reveal(staff_user, db):
-    """Contract clients may react to an attack at once; revealed, the attacks come first and C
-    is under attack when the reaction from C is checked (G10, R29)."""
+def test_a_reaction_answers_revealed_attacks_only(staff_user, db):
+    """Sealed attacks: before the reveal a reaction naming one is answered as one naming no
+    attack (api-v1-systems); once revealed, C under attack cannot react (G10, R29)."""
     p = Players(staff_user)
     slug = running(p)["slug"]
     initiative(p, slug, 1, "attacks", [5, 1])
     first = expect(order(p.west, slug, 1, "attack", ["Crusader Armour"], to="A"), 201)
-    expect(order(p.east, slug, 1, "reaction", ["Kult of Speed"], for_attack=first["id"]), 201)
+    early = expect(order(p.east, slug, 1, "reaction", ["Kult of Speed"], for_attack=first["id"]),
+                   400, "reaction_attack_unknown")
+    absent = expect(order(p.east, slug, 1, "reaction", ["Kult of Speed"], for_attack=99), 400,
+                    "reaction_attack_unknown")
+    assert early["detail"].replace(str(first["id"]), "N") == absent["detail"].replace("99", "N")
     expect(order(p.west, slug, 1, "attack", ["Eagle Scouts"], to="C"), 201)
+    expect(post(p.staff, path(slug, "turns/1/reveal/"), {}), 200)
+    expect(order(p.east, slug, 1, "reaction", ["Kult of Speed"], for_attack=first["id"]), 400,
+           "reaction_source_under_attack")
     battles = expect(post(p.staff, path(slug, "turns/1/battles/"), {}), 201)["battles"]
-    assert {b["territory"] for b in battles} == {"A", "C"}
     by_place = {b["territory"]: b for b in battles}
     assert by_place["A"]["defender_reserves"] == []
     assert by_place["C"]["defender_deployed"] == ["Kult of Speed"]
-    refused = [o for o in orders_of(p.east, slug)["orders"] if o["side"] == "east"]
-    assert refused[0]["status"] == "refused"
-    assert refused[0]["refusal"]["code"] == "reaction_source_under_attack"
-    assert [o["sequence"] for o in orders_of(p.staff, slug)["orders"]] == [1, 3, 2]
+    assert [o["sequence"] for o in orders_of(p.staff, slug)["orders"]] == [1, 2]
 
 
 def test_alternating_orders_one_each_from_the_side_the_winner_chose(
@@ -153,6 +168,23 @@ def test_staff_declare_for_a_side_and_a_ready_mark_needs_an_open_phase(staff_use
     assert body["ready"] == ["west"] and body["first"] == "west"
 
 
+def test_staff_force_a_legal_reaction_naming_the_attack_by_its_database_key(staff_user, db):
+    """The cockpit names orders by their database key; a forced order the rules allow goes the
+    players' way (public numbers) and must still answer the attack the organiser named."""
+    p = Players(staff_user)
+    slug = running(p)["slug"]
+    initiative(p, slug, 1, "attacks", [5, 1])
+    expect(order(p.west, slug, 1, "attack", ["Eagle Scouts"], to="C"), 201)
+    attack = expect(order(p.west, slug, 1, "attack", ["Crusader Armour"], **{"from": "7", "to": "A"}),
+                    201)
+    reveal(p, slug, 1)
+    attack_key = key(slug, "west", attack["id"])  # west's second order: number 3
+    forced = campaign_overrides.force_order(Actor(staff_user), Campaign.objects.get(slug=slug), 1,
+                                            OrderInput("reaction", ("Warboss Grukk",), side="east",
+                                                       for_attack=attack_key), "ruling")
+    assert forced.refusal is None and forced.order.for_attack_id == attack_key
+
+
 def test_a_surrender_is_mailed_to_both_players(staff_user, db, mailoutbox,
                                                django_capture_on_commit_callbacks):
     p = with_addresses(Players(staff_user))
@@ -194,8 +226,8 @@ def test_a_landing_refused_at_the_reveal_leaves_its_detachment_in_orbit(staff_us
     landing = expect(order(p.west, slug, 1, "move", ["Drop Pod Company"], to="8"), 201)
     drop = CampaignDetachment.objects.get(name="Drop Pod Company")
     assert (drop.location, drop.landed_turn, drop.vehicles_in_orbit) == ("8", 1, True)
-    row = CampaignOrder.objects.get(pk=landing["id"])
+    row = CampaignOrder.objects.get(pk=key(slug, "west", landing["id"]))
     row.status = CampaignOrder.REFUSED
-    campaign_declarations._undo_marks(row.turn.campaign, row.turn, [row])
+    campaign_reveal.undo_marks(row.turn.campaign, row.turn, [row])
     drop.refresh_from_db()
     assert (drop.landed_turn, drop.vehicles_in_orbit) == (None, False)

@@ -26,13 +26,14 @@ from accounts.models import Profile
 from campaigns.models import Campaign, CampaignBattle, CampaignDetachment
 from campaigns.services import battles as campaign_battles
 from campaigns.services import campaign as campaigns
+from campaigns.services import declarations as campaign_declarations
 from campaigns.services import turns as campaign_turns
-from events import tasks
 from events.audit import Actor
 from events.errors import Conflict
 from events.models import Report, Tournament
 from events.services import results
 from notices import services as notices
+from notices import tasks
 from notices.models import Notice
 from tests.browser.campaigns import (
     EAST_NAMES,
@@ -42,7 +43,7 @@ from tests.browser.campaigns import (
     campaign_in_setup,
     running_campaign,
 )
-from tests.browser.events import organiser, user
+from tests.browser.events import user
 
 pytestmark = pytest.mark.django_db
 Kind = Notice.Kind
@@ -54,12 +55,8 @@ HIDDEN_FROM_EAST = WEST_NAMES - {"Crusader Armour"}
 
 
 @pytest.fixture
-def staff():
-    return organiser()
-
-
-@pytest.fixture
-def people() -> dict[str, Any]:
+def people_with_languages() -> dict[str, Any]:
+    """The two players of `people` without the stranger; east asks for French."""
     west, east = user("marcus"), user("grukk")
     Profile.objects.create(user=east, language="fr")  # west has no preference: the event's
     return {"west": west, "east": east}
@@ -71,8 +68,8 @@ def english(campaign: Campaign) -> Campaign:
 
 
 @pytest.fixture
-def game(staff, people) -> Campaign:
-    return english(running_campaign(staff, people["west"], people["east"]))
+def game(staff_actor, people_with_languages) -> Campaign:
+    return english(running_campaign(staff_actor, people_with_languages["west"], people_with_languages["east"]))
 
 
 @pytest.fixture
@@ -109,35 +106,36 @@ def leaked(text: str, hidden: Iterable[str]) -> list[str]:
     return sorted(name for name in hidden if name in text)
 
 
-def play_to_battle(run, game: Campaign, people: dict[str, Any], staff) -> CampaignBattle:
+def play_to_battle(run, game: Campaign, people_with_languages: dict[str, Any], staff_actor) -> CampaignBattle:
     """West moves the Scouts 9 → 8, then attacks A from 7; east reacts from D; the battle."""
-    west, east = actor_of(people["west"]), actor_of(people["east"])
-    run(campaign_turns.roll_initiative, staff, game, 1, "moves", [6, 6])
+    west, east = actor_of(people_with_languages["west"]), actor_of(people_with_languages["east"])
+    run(campaign_turns.roll_initiative, staff_actor, game, 1, "moves", [6, 6])
     campaign_turns.declare_order(west, game, 1, OrderInput("move", ("Eagle Scouts",), "9", "8"))
-    run(campaign_turns.roll_initiative, staff, game, 1, "attacks", [5, 1])
+    run(campaign_turns.roll_initiative, staff_actor, game, 1, "attacks", [5, 1])
     attack = campaign_turns.declare_order(west, game, 1,
                                           OrderInput("attack", ("Crusader Armour",), "7", "A"))
+    run(campaign_declarations.reveal_attacks, staff_actor, game, 1)  # reactions answer revealed attacks
     campaign_turns.declare_order(east, game, 1, OrderInput("reaction", ("Warboss Grukk",), "D", "A",
-                                                           for_attack=attack.pk))
-    (battle,) = run(campaign_battles.generate_battles, staff, game, 1)
+                                                           for_attack=attack.number))
+    (battle,) = run(campaign_battles.generate_battles, staff_actor, game, 1)
     return battle
 
 
-def report(run, people: dict[str, Any], side: str, battle: CampaignBattle, winner: str,
+def report(run, people_with_languages: dict[str, Any], side: str, battle: CampaignBattle, winner: str,
            **facts: list[str]) -> None:
     game = battle.game
     winner_id = game.player_a_id if winner == "attacker" else game.player_b_id
-    run(results.report, actor_of(people[side]), game.pk,
+    run(results.report, actor_of(people_with_languages[side]), game.pk,
         results.ResultInput(winner=winner_id, campaign=facts))
 
 
 # Placement and the turn open ------------------------------------------------------------------
 
-def test_each_placement_tells_the_player_who_places_next(staff, people, run, mailoutbox):
-    campaign = english(campaign_in_setup(staff, people["west"], people["east"]))
+def test_each_placement_tells_the_player_who_places_next(staff_actor, people_with_languages, run, mailoutbox):
+    campaign = english(campaign_in_setup(staff_actor, people_with_languages["west"], people_with_languages["east"]))
     for index, (side, name, code) in enumerate(PLACEMENTS):
         before = len(mailoutbox)
-        run(campaigns.place, staff, campaign, detachment=name, territory=code, side=side)
+        run(campaigns.place, staff_actor, campaign, detachment=name, territory=code, side=side)
         if index == len(PLACEMENTS) - 1:
             assert len(mailoutbox) == before  # everything placed: nobody is due
             continue
@@ -155,7 +153,7 @@ def test_each_placement_tells_the_player_who_places_next(staff, people, run, mai
     assert notices.send(Kind.CAMPAIGN_PLACEMENT, campaign.pk, "1").as_dict()["sent"] == 0
 
     mailoutbox.clear()
-    run(campaigns.start, staff, campaign)
+    run(campaigns.start, staff_actor, campaign)
     sent = by_address(mailoutbox)
     assert set(sent) == {WEST, EAST}
     assert sent[WEST].subject == "[Laïtus Prime] Turn 1 is open"
@@ -165,8 +163,8 @@ def test_each_placement_tells_the_player_who_places_next(staff, people, run, mai
     assert page_link(campaign, "#orders") in sent[WEST].body
 
 
-def test_a_phase_open_tells_both_players_once(game, people, staff, run, mailoutbox):
-    run(campaign_turns.roll_initiative, staff, game, 1, "moves", [6, 6])
+def test_a_phase_open_tells_both_players_once(game, people_with_languages, staff_actor, run, mailoutbox):
+    run(campaign_turns.roll_initiative, staff_actor, game, 1, "moves", [6, 6])
     sent = by_address(mailoutbox)
     assert set(sent) == {WEST, EAST}
     west, east = sent[WEST], sent[EAST]
@@ -186,16 +184,16 @@ def test_a_phase_open_tells_both_players_once(game, people, staff, run, mailoutb
 
     # The same phase again is refused and sends nothing; the task delivered twice neither.
     with pytest.raises(Conflict):
-        run(campaign_turns.roll_initiative, staff, game, 1, "moves", [6, 6])
+        run(campaign_turns.roll_initiative, staff_actor, game, 1, "moves", [6, 6])
     again = tasks.send_notices.apply(args=[Kind.CAMPAIGN_PHASE, game.pk, "1:moves"]).get()
     assert again == {"sent": 0, "skipped": 2, "failed": 0}
     assert len(mailoutbox) == 2
 
     # Spending allowances shows in the next phase's notice.
-    campaign_turns.declare_order(actor_of(people["west"]), game, 1,
+    campaign_turns.declare_order(actor_of(people_with_languages["west"]), game, 1,
                                  OrderInput("move", ("Eagle Scouts",), "9", "8"))
     mailoutbox.clear()
-    run(campaign_turns.roll_initiative, staff, game, 1, "attacks", [1, 6])
+    run(campaign_turns.roll_initiative, staff_actor, game, 1, "attacks", [1, 6])
     sent = by_address(mailoutbox)
     assert "the attacks and reactions phase is open" in sent[WEST].subject
     assert "East (Orks) won the initiative and chooses who acts first." in sent[WEST].body
@@ -205,21 +203,21 @@ def test_a_phase_open_tells_both_players_once(game, people, staff, run, mailoutb
     assert notices.send(Kind.CAMPAIGN_PHASE, game.pk, "1:moves").as_dict()["sent"] == 0
 
 
-def test_players_who_turned_notices_off_or_have_no_address_get_none(game, people, staff, run,
+def test_players_who_turned_notices_off_or_have_no_address_get_none(game, people_with_languages, staff_actor, run,
                                                                    mailoutbox):
-    Profile.objects.filter(user=people["east"]).update(notices=False)
-    run(campaign_turns.roll_initiative, staff, game, 1, "moves", [6, 6])
+    Profile.objects.filter(user=people_with_languages["east"]).update(notices=False)
+    run(campaign_turns.roll_initiative, staff_actor, game, 1, "moves", [6, 6])
     assert [m.to for m in mailoutbox] == [[WEST]]
-    assert not Notice.objects.filter(recipient=people["east"]).exists()
-    get_user_model().objects.filter(pk=people["west"].pk).update(email="")
-    run(campaign_turns.roll_initiative, staff, game, 1, "attacks", [6, 6])
+    assert not Notice.objects.filter(recipient=people_with_languages["east"]).exists()
+    get_user_model().objects.filter(pk=people_with_languages["west"].pk).update(email="")
+    run(campaign_turns.roll_initiative, staff_actor, game, 1, "attacks", [6, 6])
     assert len(mailoutbox) == 1
 
 
 # Battles, reports, choices, the close -----------------------------------------------------------
 
-def test_battles_report_choices_and_close(game, people, staff, run, mailoutbox):
-    battle = play_to_battle(run, game, people, staff)
+def test_battles_report_choices_and_close(game, people_with_languages, staff_actor, run, mailoutbox):
+    battle = play_to_battle(run, game, people_with_languages, staff_actor)
     sent = by_address(mailoutbox[-2:])
     west, east = sent[WEST], sent[EAST]
     assert west.subject == "[Laïtus Prime] Turn 1: your battles"
@@ -232,7 +230,7 @@ def test_battles_report_choices_and_close(game, people, staff, run, mailoutbox):
 
     # West reports: east is asked to confirm, on the campaign page's battle.
     mailoutbox.clear()
-    report(run, people, "west", battle, "attacker", swept=["Big Gunz"])
+    report(run, people_with_languages, "west", battle, "attacker", swept=["Big Gunz"])
     (message,) = mailoutbox
     assert message.to == [EAST]
     assert message.subject == "[Laïtus Prime] Tour 1 : Marcus a déclaré la bataille pour A"  # east reads French
@@ -240,33 +238,33 @@ def test_battles_report_choices_and_close(game, people, staff, run, mailoutbox):
     link = page_link(game, f"#battle-{battle.pk}")
     assert link in message.body and "/games/" not in message.body
     east_page = Client()
-    east_page.force_login(people["east"])
+    east_page.force_login(people_with_languages["east"])
     html = east_page.get(link.removeprefix(settings.SITE_URL).split("#")[0]).content.decode()
     assert f'id="battle-{battle.pk}"' in html
 
     # East confirms: west chooses who stays, east where the Warboss retreats (B or D).
     mailoutbox.clear()
-    run(results.confirm, actor_of(people["east"]), battle.game_id)
+    run(results.confirm, actor_of(people_with_languages["east"]), battle.game_id)
     sent = by_address(mailoutbox)
     assert set(sent) == {WEST, EAST}
     assert "choose who stays in A" in sent[WEST].subject
     assert "stay in the territory" in sent[WEST].body and "Crusader Armour" in sent[WEST].body
     assert "- Warboss Grukk: B / D" in sent[EAST].body
     assert "- Big Gunz: B / D\n" in sent[EAST].body
-    run(results.confirm, actor_of(people["east"]), battle.game_id)  # harmless, and silent
+    run(results.confirm, actor_of(people_with_languages["east"]), battle.game_id)  # harmless, and silent
     confirmed = Report.objects.get(game=battle.game_id, status=Report.Status.CONFIRMED)
     again = tasks.send_notices.apply(args=[Kind.CAMPAIGN_CHOICE, confirmed.pk]).get()
     assert again == {"sent": 0, "skipped": 2, "failed": 0}
     assert len(mailoutbox) == 2
 
-    run(campaign_battles.make_choices, actor_of(people["west"]), game, battle.pk,
+    run(campaign_battles.make_choices, actor_of(people_with_languages["west"]), game, battle.pk,
         stay=["Crusader Armour"])
-    run(campaign_battles.make_choices, actor_of(people["east"]), game, battle.pk,
+    run(campaign_battles.make_choices, actor_of(people_with_languages["east"]), game, battle.pk,
         retreat_to={"Big Gunz": "B", "Warboss Grukk": "D"})
     assert len(mailoutbox) == 2  # choices made are nobody's to-do
 
     mailoutbox.clear()
-    run(campaign_turns.close_turn, staff, game, 1, {"west": 3, "east": 3})
+    run(campaign_turns.close_turn, staff_actor, game, 1, {"west": 3, "east": 3})
     sent = by_address(mailoutbox)
     west = sent[WEST]
     assert west.subject == "[Laïtus Prime] Turn 1 is closed"
@@ -278,24 +276,24 @@ def test_battles_report_choices_and_close(game, people, staff, run, mailoutbox):
     assert page_link(game, "#turn-report-1") in west.body
     assert "Warboss Grukk: retreats → D" in west.body  # revealed: west knows where it went
     with pytest.raises(Conflict):
-        run(campaign_turns.close_turn, staff, game, 1, {"west": 3, "east": 3})
+        run(campaign_turns.close_turn, staff_actor, game, 1, {"west": 3, "east": 3})
     again = tasks.send_notices.apply(args=[Kind.CAMPAIGN_TURN_CLOSED, game.pk, "1"]).get()
     assert again == {"sent": 0, "skipped": 2, "failed": 0}
     assert len(mailoutbox) == 2
 
 
-def test_a_disputed_battle_and_its_settlement(game, people, staff, run, mailoutbox):
-    battle = play_to_battle(run, game, people, staff)
-    report(run, people, "west", battle, "attacker")
+def test_a_disputed_battle_and_its_settlement(game, people_with_languages, staff_actor, run, mailoutbox):
+    battle = play_to_battle(run, game, people_with_languages, staff_actor)
+    report(run, people_with_languages, "west", battle, "attacker")
     mailoutbox.clear()
-    report(run, people, "east", battle, "defender")
+    report(run, people_with_languages, "east", battle, "defender")
     (message,) = mailoutbox
     assert message.to == [WEST]
     assert message.subject == "[Laïtus Prime] Turn 1: Grukk reported a different result for A"
     assert "Result: you won" not in message.body and "Result: East (Orks) won" in message.body
 
     mailoutbox.clear()
-    run(results.report, staff, battle.game_id, results.ResultInput(winner=None))  # a draw (G12)
+    run(results.report, staff_actor, battle.game_id, results.ResultInput(winner=None))  # a draw (G12)
     settled = [m for m in mailoutbox if "settled" in m.subject or "tranché" in m.subject]
     assert sorted(m.to[0] for m in settled) == [EAST, WEST]
     (to_west,) = [m for m in settled if m.to == [WEST]]
@@ -308,26 +306,26 @@ def test_a_disputed_battle_and_its_settlement(game, people, staff, run, mailoutb
 
 # R12 over every campaign mail ------------------------------------------------------------------
 
-def test_no_campaign_mail_names_a_hidden_enemy_detachment(staff, people, run, mailoutbox):
-    campaign = english(campaign_in_setup(staff, people["west"], people["east"]))
+def test_no_campaign_mail_names_a_hidden_enemy_detachment(staff_actor, people_with_languages, run, mailoutbox):
+    campaign = english(campaign_in_setup(staff_actor, people_with_languages["west"], people_with_languages["east"]))
     for side, name, code in PLACEMENTS:
-        run(campaigns.place, staff, campaign, detachment=name, territory=code, side=side)
-    run(campaigns.start, staff, campaign)
-    battle = play_to_battle(run, campaign, people, staff)
-    report(run, people, "west", battle, "attacker", swept=["Big Gunz"])
-    run(results.confirm, actor_of(people["east"]), battle.game_id)
-    run(campaign_battles.make_choices, actor_of(people["east"]), campaign, battle.pk,
+        run(campaigns.place, staff_actor, campaign, detachment=name, territory=code, side=side)
+    run(campaigns.start, staff_actor, campaign)
+    battle = play_to_battle(run, campaign, people_with_languages, staff_actor)
+    report(run, people_with_languages, "west", battle, "attacker", swept=["Big Gunz"])
+    run(results.confirm, actor_of(people_with_languages["east"]), battle.game_id)
+    run(campaign_battles.make_choices, actor_of(people_with_languages["east"]), campaign, battle.pk,
         retreat_to={"Big Gunz": "B", "Warboss Grukk": "D"})
-    run(campaign_turns.close_turn, staff, campaign, 1, {"west": 3, "east": 3})
+    run(campaign_turns.close_turn, staff_actor, campaign, 1, {"west": 3, "east": 3})
     # Turn 2, G13: the Scouts left 9 empty; east takes it without a battle, unseen.
-    run(campaign_turns.roll_initiative, staff, campaign, 2, "attacks", [1, 6])
-    campaign_turns.declare_order(actor_of(people["east"]), campaign, 2,
+    run(campaign_turns.roll_initiative, staff_actor, campaign, 2, "attacks", [1, 6])
+    campaign_turns.declare_order(actor_of(people_with_languages["east"]), campaign, 2,
                                  OrderInput("attack", ("Kult of Speed",), "C", "9"))
-    (capture,) = run(campaign_battles.generate_battles, staff, campaign, 2)
+    (capture,) = run(campaign_battles.generate_battles, staff_actor, campaign, 2)
     # The Kult stays in 9: a move at the close that west must not read by name.
-    run(campaign_battles.make_choices, actor_of(people["east"]), campaign, capture.pk,
+    run(campaign_battles.make_choices, actor_of(people_with_languages["east"]), campaign, capture.pk,
         stay=["Kult of Speed"])
-    run(campaign_turns.close_turn, staff, campaign, 2, {"west": 3, "east": 3})
+    run(campaign_turns.close_turn, staff_actor, campaign, 2, {"west": 3, "east": 3})
     assert CampaignDetachment.objects.get(name="Kult of Speed").location == "9"
 
     kinds = set(Notice.objects.values_list("kind", flat=True))
@@ -345,14 +343,14 @@ def test_no_campaign_mail_names_a_hidden_enemy_detachment(staff, people, run, ma
 
 # Queries do not grow with the armies ----------------------------------------------------------------
 
-def sends_of(staff, count: int, prefix: str) -> dict[str, int]:
+def sends_of(staff_actor, count: int, prefix: str) -> dict[str, int]:
     """The queries of each campaign notice's send, for armies of ``count`` detachments a side."""
     west_user, east_user = user(f"{prefix}w"), user(f"{prefix}e")
     west, east, placements = big_armies(count)
-    setup = english(campaign_in_setup(staff, west_user, east_user, name=f"Size {count}",
+    setup = english(campaign_in_setup(staff_actor, west_user, east_user, name=f"Size {count}",
                                       west=west, east=east))
     for side, name, code in placements[:-2]:
-        campaigns.place(staff, setup, detachment=name, territory=code, side=side)
+        campaigns.place(staff_actor, setup, detachment=name, territory=code, side=side)
     measured: dict[str, int] = {}
 
     def measure(label: str, kind: str, object_id: int, stamp: str = "") -> None:
@@ -365,16 +363,16 @@ def sends_of(staff, count: int, prefix: str) -> dict[str, int]:
                  .exclude(placed_order=None).values_list("placed_order", flat=True))
     measure("placement", Kind.CAMPAIGN_PLACEMENT, setup.pk, str(latest))
 
-    campaign = english(running_campaign(staff, user(f"{prefix}w2"), user(f"{prefix}e2"),
+    campaign = english(running_campaign(staff_actor, user(f"{prefix}w2"), user(f"{prefix}e2"),
                                         name=f"Run {count}", west=west, east=east,
                                         placements=placements))
-    campaign_turns.roll_initiative(staff, campaign, 1, "attacks", [6, 1])
+    campaign_turns.roll_initiative(staff_actor, campaign, 1, "attacks", [6, 1])
     measure("phase", Kind.CAMPAIGN_PHASE, campaign.pk, "1:attacks")
     at_seven = tuple(CampaignDetachment.objects.filter(
         side__campaign=campaign, side__side="west", location="7").values_list("name", flat=True))
     campaign_turns.declare_order(Actor(user=campaign.sides.get(side="west").player.user),
                                  campaign, 1, OrderInput("attack", at_seven, "7", "A"))
-    (battle,) = campaign_battles.generate_battles(staff, campaign, 1)
+    (battle,) = campaign_battles.generate_battles(staff_actor, campaign, 1)
     measure("battles", Kind.CAMPAIGN_BATTLES, campaign.pk, "1")
     game = battle.game
     results.report(Actor(user=game.player_a.user), game.pk,
@@ -388,14 +386,14 @@ def sends_of(staff, count: int, prefix: str) -> dict[str, int]:
     options = campaign_battles.retreat_choices(campaign, battle.turn, battle)
     retreats = {name: codes[0] for name, codes in options.items() if codes}
     if retreats:
-        campaign_battles.make_choices(staff, campaign, battle.pk, retreat_to=retreats)
-    campaign_turns.close_turn(staff, campaign, 1, {"west": 3, "east": 3})
+        campaign_battles.make_choices(staff_actor, campaign, battle.pk, retreat_to=retreats)
+    campaign_turns.close_turn(staff_actor, campaign, 1, {"west": 3, "east": 3})
     measure("closed", Kind.CAMPAIGN_TURN_CLOSED, campaign.pk, "1")
     return measured
 
 
-def test_the_queries_of_a_send_do_not_grow_with_the_armies(staff):
-    small = sends_of(staff, 5, "small")
-    large = sends_of(staff, 20, "large")
+def test_the_queries_of_a_send_do_not_grow_with_the_armies(staff_actor):
+    small = sends_of(staff_actor, 5, "small")
+    large = sends_of(staff_actor, 20, "large")
     assert small == large, (small, large)
     assert max(small.values()) <= 30, small

@@ -36,6 +36,7 @@ from campaigns.services import infiltrations as campaign_infiltrations
 from campaigns.services import overrides as campaign_overrides
 from campaigns.services import turns as campaign_turns
 from campaigns.services.campaign import current_turn, state_of
+from campaigns.services.order_numbers import public_ids
 from events.audit import Actor
 from events.errors import Conflict, Invalid
 from events.models import AuditEntry, Game
@@ -50,25 +51,15 @@ from tests.browser.campaigns import (
     campaign_in_setup,
     running_campaign,
 )
-from tests.browser.events import organiser, user
+from tests.browser.events import user
 
 pytestmark = pytest.mark.django_db
 OrderInput = campaign_turns.OrderInput
 
 
 @pytest.fixture
-def staff():
-    return organiser()
-
-
-@pytest.fixture
-def people() -> dict[str, Any]:
-    return {"west": user("marcus"), "east": user("grukk"), "stranger": user("visitor")}
-
-
-@pytest.fixture
-def game(staff, people) -> Campaign:
-    return running_campaign(staff, people["west"], people["east"])
+def game(staff_actor, people) -> Campaign:
+    return running_campaign(staff_actor, people["west"], people["east"])
 
 
 def actor_of(account: Any) -> Actor:
@@ -125,14 +116,19 @@ def names_of(campaign: Campaign, side: str) -> dict[int, str]:
 def assert_offers_only_accepted(campaign: Campaign, html: str, side: str, kinds: Iterable[str]) -> None:
     """Every choice of the page's order forms is an order ``check_order`` accepts now."""
     campaign = Campaign.objects.get(pk=campaign.pk)
-    state = state_of(campaign, current_turn(campaign))
+    turn = current_turn(campaign)
+    state = state_of(campaign, turn)
     names = names_of(campaign, side)
+    # A token names other orders by the ids players read: the engine's ids are the keys.
+    keys = {number: key for key, number in public_ids(turn.orders.all()).items()}
     for kind in kinds:
         offered = options(html, kind)
         assert offered, kind
         for value, label in offered:
             order = order_of(value, side, kind, names)
             assert order is not None, label
+            order = replace(order, for_attack=keys.get(order.for_attack),
+                            escort_of=keys.get(order.escort_of))
             assert check_order(state, order).accepted, label
 
 
@@ -146,8 +142,8 @@ def messages_of(response) -> str:
 
 # Who sees what ------------------------------------------------------------------------------------
 
-def test_visitors_see_sides_score_turn_and_phase_only(game, people, staff):
-    campaign_turns.roll_initiative(staff, game, 1, "moves", [6, 6])
+def test_visitors_see_sides_score_turn_and_phase_only(game, people, staff_actor):
+    campaign_turns.roll_initiative(staff_actor, game, 1, "moves", [6, 6])
     for account in (None, people["stranger"]):
         html = page(client_of(account), game)
         assert "Space Marines" in html and "Orks" in html and "Marcus" in html
@@ -164,7 +160,7 @@ def test_visitors_see_sides_score_turn_and_phase_only(game, people, staff):
     assert not CampaignOrder.objects.exists()
 
 
-def test_each_side_sees_its_own_army_and_staff_see_everything(game, people, staff):
+def test_each_side_sees_its_own_army_and_staff_see_everything(game, people, staff_actor):
     west = page(client_of(people["west"]), game)
     east = page(client_of(people["east"]), game)
     assert leaked(west, WEST_NAMES) == sorted(WEST_NAMES)
@@ -175,7 +171,7 @@ def test_each_side_sees_its_own_army_and_staff_see_everything(game, people, staf
     assert west.count('<g class="territory"') == 18 and 'viewBox="0 0 620 370"' in west
     assert re.search(r'id="campaign-map-A"><strong>[^<]*</strong>: Orks</li>', west)
     assert re.search(r'id="campaign-map-7"><strong>[^<]*</strong>: Crusader Armour</li>', west)
-    everything = page(client_of(staff.user), game)
+    everything = page(client_of(staff_actor.user), game)
     on_map = (WEST_NAMES | EAST_NAMES) - {"Thunder Drop"}  # R13: in orbit, off the map
     assert leaked(everything, on_map) == sorted(on_map)
     assert 'name="choice"' not in everything  # staff act from the cockpit
@@ -184,9 +180,9 @@ def test_each_side_sees_its_own_army_and_staff_see_everything(game, people, staf
     assert leaked(french.content.decode(), WEST_NAMES) == []
 
 
-def test_placement_pages_hide_the_enemy_too(staff, people):
-    campaign = campaign_in_setup(staff, people["west"], people["east"])
-    campaigns.place(staff, campaign, detachment="Mob Gork", territory="G", side="east")
+def test_placement_pages_hide_the_enemy_too(staff_actor, people):
+    campaign = campaign_in_setup(staff_actor, people["west"], people["east"])
+    campaigns.place(staff_actor, campaign, detachment="Mob Gork", territory="G", side="east")
     west = page(client_of(people["west"]), campaign)
     assert "<dt>Places next</dt><dd>West</dd>" in west
     assert leaked(west, EAST_NAMES) == [] and "Aquila Guard" in west
@@ -194,10 +190,10 @@ def test_placement_pages_hide_the_enemy_too(staff, people):
 
 # Orders ---------------------------------------------------------------------------------------------
 
-def test_move_forms_offer_only_what_the_engine_accepts(game, people, staff):
+def test_move_forms_offer_only_what_the_engine_accepts(game, people, staff_actor):
     west = client_of(people["west"])
     assert 'name="choice"' not in page(west, game)  # no phase open yet
-    campaign_turns.roll_initiative(staff, game, 1, "moves", [6, 6])
+    campaign_turns.roll_initiative(staff_actor, game, 1, "moves", [6, 6])
     html = page(west, game)
     assert_offers_only_accepted(game, html, "west", ("move", "fortify"))
     moves = {label for _v, label in options(html, "move")}
@@ -239,12 +235,12 @@ def test_move_forms_offer_only_what_the_engine_accepts(game, people, staff):
     assert options(html, "fortify") == []  # R27 uses a regular move; none left
 
 
-def play_turn_one(game: Campaign, people: dict[str, Any], staff) -> CampaignBattle:
+def play_turn_one(game: Campaign, people: dict[str, Any], staff_actor) -> CampaignBattle:
     """Through the pages: west attacks A from 7, east reacts from D; staff generate the battle."""
     west, east = client_of(people["west"]), client_of(people["east"])
-    campaign_turns.roll_initiative(staff, game, 1, "moves", [6, 6])
+    campaign_turns.roll_initiative(staff_actor, game, 1, "moves", [6, 6])
     assert declare(west, game, "move", "Eagle Scouts: 9 → 8").status_code == 302
-    campaign_turns.roll_initiative(staff, game, 1, "attacks", [5, 1])
+    campaign_turns.roll_initiative(staff_actor, game, 1, "attacks", [5, 1])
     html = page(west, game)
     assert_offers_only_accepted(game, html, "west", ("attack",))
     assert declare(west, game, "attack", "7 → A with Crusader Armour").status_code == 302
@@ -263,13 +259,13 @@ def play_turn_one(game: Campaign, people: dict[str, Any], staff) -> CampaignBatt
     assert not any(label.startswith("Big Gunz") for label in reactions)  # A is under attack (G10)
     assert declare(east, game, "reaction", "Warboss Grukk from D defends A").status_code == 302
     assert leaked(page(east, game), WEST_NAMES) == []  # an attack tells territories, not names
-    (battle,) = campaign_battles.generate_battles(staff, game, 1)
+    (battle,) = campaign_battles.generate_battles(staff_actor, game, 1)
     return battle
 
 
-def test_a_battle_reported_confirmed_and_its_choices_made_on_the_page(game, people, staff):
+def test_a_battle_reported_confirmed_and_its_choices_made_on_the_page(game, people, staff_actor):
     west, east = client_of(people["west"]), client_of(people["east"])
-    battle = play_turn_one(game, people, staff)
+    battle = play_turn_one(game, people, staff_actor)
     html = page(west, game)
     assert "Big Gunz" in html and "Warboss Grukk" in html  # revealed by the battle (R12)
     assert leaked(html, {"Mob Gork", "Mob Mork", "Kult of Speed"}) == []
@@ -306,7 +302,7 @@ def test_a_battle_reported_confirmed_and_its_choices_made_on_the_page(game, peop
     assert CampaignBattle.objects.get(pk=battle.pk).retreat_to == {"Big Gunz": "B",
                                                                    "Warboss Grukk": "D"}
 
-    campaign_turns.close_turn(staff, game, 1, {"west": 3, "east": 3})
+    campaign_turns.close_turn(staff_actor, game, 1, {"west": 3, "east": 3})
     html = page(west, game)
     assert 'id="score-west">2 points<' in html and 'id="score-east">-3 points<' in html
     assert "battle won (A)" in html and "detachment swept away (Big Gunz)" in html
@@ -337,7 +333,7 @@ def player_pages(client: Client, campaign: Campaign) -> str:
     return "\n".join(texts)
 
 
-def test_no_hidden_enemy_detachment_name_in_any_page_a_player_can_load(game, people, staff):
+def test_no_hidden_enemy_detachment_name_in_any_page_a_player_can_load(game, people, staff_actor):
     west, east = client_of(people["west"]), client_of(people["east"])
 
     def check(west_hidden: set[str], east_hidden: set[str]) -> None:
@@ -345,7 +341,7 @@ def test_no_hidden_enemy_detachment_name_in_any_page_a_player_can_load(game, peo
         assert leaked(player_pages(east, game), east_hidden) == []
 
     check(EAST_NAMES, WEST_NAMES)
-    battle = play_turn_one(game, people, staff)
+    battle = play_turn_one(game, people, staff_actor)
     check({"Mob Gork", "Mob Mork", "Kult of Speed"}, WEST_NAMES - {"Crusader Armour"})
     results.report(actor_of(people["west"]), battle.game_id,
                    results.ResultInput(winner=battle.game.player_a_id,
@@ -353,31 +349,31 @@ def test_no_hidden_enemy_detachment_name_in_any_page_a_player_can_load(game, peo
     results.confirm(actor_of(people["east"]), battle.game_id)
     campaign_battles.make_choices(actor_of(people["east"]), game, battle.pk,
                                   retreat_to={"Big Gunz": "B", "Warboss Grukk": "D"})
-    campaign_turns.close_turn(staff, game, 1, {"west": 3, "east": 3})
+    campaign_turns.close_turn(staff_actor, game, 1, {"west": 3, "east": 3})
     check({"Mob Gork", "Mob Mork", "Kult of Speed"}, WEST_NAMES - {"Crusader Armour"})
     # Turn 2, G13: the Scouts left 9 empty; east takes it without a battle, unseen.
-    campaign_turns.roll_initiative(staff, game, 2, "attacks", [1, 6])
+    campaign_turns.roll_initiative(staff_actor, game, 2, "attacks", [1, 6])
     html = page(east, game)
     assert_offers_only_accepted(game, html, "east", ("attack",))
     assert declare(east, game, "attack", "C → 9 with Kult of Speed").status_code == 302
-    generated = campaign_battles.generate_battles(staff, game, 2)
+    generated = campaign_battles.generate_battles(staff_actor, game, 2)
     assert [b.contested for b in generated] == [False]
     check({"Mob Gork", "Mob Mork", "Kult of Speed"}, WEST_NAMES - {"Crusader Armour"})
 
 
 # Query counts -----------------------------------------------------------------------------------------
 
-def queries_of_the_player_page(staff, count: int, prefix: str) -> int:
+def queries_of_the_player_page(staff_actor, count: int, prefix: str) -> int:
     west_user, east_user = user(f"{prefix}w"), user(f"{prefix}e")
     west, east, placements = big_armies(count)
-    campaign = running_campaign(staff, west_user, east_user, name=f"Size {count}", west=west,
+    campaign = running_campaign(staff_actor, west_user, east_user, name=f"Size {count}", west=west,
                                 east=east, placements=placements)
-    campaign_turns.roll_initiative(staff, campaign, 1, "attacks", [6, 1])
+    campaign_turns.roll_initiative(staff_actor, campaign, 1, "attacks", [6, 1])
     at_seven = [d.name for d in west if CampaignDetachment.objects.get(
         side__campaign=campaign, name=d.name).location == "7"]
     campaign_turns.declare_order(actor_of(west_user), campaign, 1,
                                  OrderInput("attack", tuple(at_seven), "7", "A"))
-    campaign_battles.generate_battles(staff, campaign, 1)
+    campaign_battles.generate_battles(staff_actor, campaign, 1)
     client = client_of(west_user)
     page(client, campaign)  # warm: sessions, content types
     with CaptureQueriesContext(connection) as queries:
@@ -386,21 +382,14 @@ def queries_of_the_player_page(staff, count: int, prefix: str) -> int:
     return len(queries)
 
 
-def test_player_page_queries_do_not_grow_with_the_armies(staff):
-    small = queries_of_the_player_page(staff, 5, "small")
-    large = queries_of_the_player_page(staff, 20, "large")
+def test_player_page_queries_do_not_grow_with_the_armies(staff_actor):
+    small = queries_of_the_player_page(staff_actor, 5, "small")
+    large = queries_of_the_player_page(staff_actor, 20, "large")
     assert small == large, (small, large)
     assert small <= 24, small
 
 
 # The organiser's cockpit ---------------------------------------------------------------------------
-
-@pytest.fixture
-def desk(staff):
-    staff.user.is_superuser = True  # Django's model permissions: the admin's own rule
-    staff.user.save()
-    return client_of(staff.user)
-
 
 def cockpit(campaign: Campaign) -> str:
     return reverse("admin:campaigns_campaign_change", args=[campaign.pk])
@@ -453,7 +442,7 @@ def test_cockpit_sets_a_campaign_up(desk, people):
     assert "to do" not in desk.get(cockpit(campaign)).content.decode()
 
 
-def test_cockpit_turn_with_overrides_battles_close_and_ledger(desk, game, people, staff):
+def test_cockpit_turn_with_overrides_battles_close_and_ledger(desk, game, people, staff_actor):
     west = actor_of(people["west"])
     html = desk.get(cockpit(game)).content.decode()
     assert "Roll the initiative of" in html
@@ -488,7 +477,7 @@ def test_cockpit_turn_with_overrides_battles_close_and_ledger(desk, game, people
     assert AuditEntry.objects.filter(action="campaign_order_refused",
                                      data__reason="Mistyped").count() == 2
     with pytest.raises(Invalid):
-        campaign_overrides.refuse_order(staff, game, forced.pk, "  ")
+        campaign_overrides.refuse_order(staff_actor, game, forced.pk, "  ")
 
     # The attacks, a forced attack from a territory that is not adjacent, the battles.
     press(desk, game, action="initiative", phase="attacks", dice="5 1")
@@ -501,7 +490,7 @@ def test_cockpit_turn_with_overrides_battles_close_and_ledger(desk, game, people
     assert "captured, no battle" in html and "to be played" in html
     assert 'id="refuse-' not in html  # the battles fixed the orders
     with pytest.raises(Conflict):
-        campaign_overrides.refuse_order(staff, game, forced.pk, "too late")
+        campaign_overrides.refuse_order(staff_actor, game, forced.pk, "too late")
 
     # The manual ledger line needs a reason; players see it, not the reason.
     assert "Reason" in press(desk, game, action="score", side="east", points=2, reason="")
@@ -515,7 +504,7 @@ def test_cockpit_turn_with_overrides_battles_close_and_ledger(desk, game, people
     # Closing waits for the battle; then the ledger has the turn's lines.
     assert "no confirmed result" in press(desk, game, action="close", west=3, east=3)
     battle = CampaignBattle.objects.get(contested=True)
-    results.report(staff, battle.game_id, results.ResultInput(winner=battle.game.player_b_id))
+    results.report(staff_actor, battle.game_id, results.ResultInput(winner=battle.game.player_b_id))
     said = press(desk, game, action="close", west=3, east=3)
     assert "Turn 1 closed" in said and "Turn 2 is open" in said
     game.refresh_from_db()
@@ -524,10 +513,10 @@ def test_cockpit_turn_with_overrides_battles_close_and_ledger(desk, game, people
     assert "Painted army bonus" in html and "enemy territory held" in html
 
 
-def test_a_refused_order_gives_back_a_supreme_commander_bonus(game, people, staff):
+def test_a_refused_order_gives_back_a_supreme_commander_bonus(game, people, staff_actor):
     """The replay re-checks the later orders: a bonus move becomes a regular one."""
     west = actor_of(people["west"])
-    campaign_turns.roll_initiative(staff, game, 1, "moves", [6, 6])
+    campaign_turns.roll_initiative(staff_actor, game, 1, "moves", [6, 6])
     for step in range(7):
         origin, to = ("9", "8") if step % 2 == 0 else ("8", "9")
         campaign_turns.declare_order(west, game, 1, OrderInput("move", ("Eagle Scouts",), origin, to))
@@ -535,9 +524,9 @@ def test_a_refused_order_gives_back_a_supreme_commander_bonus(game, people, staf
     assert bonus.bonus == "supreme_commander"
     first = CampaignOrder.objects.order_by("pk").first()
     with pytest.raises(Conflict):  # the Scouts' later moves start from 8
-        campaign_overrides.refuse_order(staff, game, first.pk, "typo")
+        campaign_overrides.refuse_order(staff_actor, game, first.pk, "typo")
     last_scouts = [o for o in CampaignOrder.objects.order_by("pk") if o.detachments == ["Eagle Scouts"]][-1]
-    campaign_overrides.refuse_order(staff, game, last_scouts.pk, "typo")
+    campaign_overrides.refuse_order(staff_actor, game, last_scouts.pk, "typo")
     bonus.refresh_from_db()
     assert (bonus.bonus, bonus.commander) == ("", "")
 
@@ -557,14 +546,14 @@ def infiltration_armies() -> tuple[list, list]:
     return west, east
 
 
-def test_infiltration_forms_results_and_no_leak(staff, people):
+def test_infiltration_forms_results_and_no_leak(staff_actor, people):
     west_army, east_army = infiltration_armies()
-    game = running_campaign(staff, people["west"], people["east"], west=west_army, east=east_army)
+    game = running_campaign(staff_actor, people["west"], people["east"], west=west_army, east=east_army)
     west, east = client_of(people["west"]), client_of(people["east"])
-    campaign_turns.roll_initiative(staff, game, 1, "air", [4, 2])
+    campaign_turns.roll_initiative(staff_actor, game, 1, "air", [4, 2])
     # R19–R24: the air phase offers the mission form (this army has no air detachment).
     assert "Give an air detachment its mission" in page(west, game)
-    campaign_turns.roll_initiative(staff, game, 1, "infiltration", [4, 2])
+    campaign_turns.roll_initiative(staff_actor, game, 1, "infiltration", [4, 2])
     html = page(west, game)
     assert "played at the table" not in html
     assert_offers_only_accepted(game, html, "west", ("infiltration",))
@@ -575,7 +564,7 @@ def test_infiltration_forms_results_and_no_leak(staff, people):
     assert options(page(west, game), "infiltration") == []  # each detachment once a turn
     assert declare(east, game, "infiltration", "Kult of Speed infiltrates 9 from C").status_code == 302
     # Big Gunz 5 (its war engines), Kult of Speed 1 (the Scouts captured), Eagle Scouts 3.
-    campaign_infiltrations.resolve_infiltrations(staff, game, 1, [5, 1, 3])
+    campaign_infiltrations.resolve_infiltrations(staff_actor, game, 1, [5, 1, 3])
 
     west_html, east_html = page(west, game), page(east, game)
     assert "gargant" in west_html and "Scout Squad" in west_html  # its war engine, the captured units
@@ -588,11 +577,11 @@ def test_infiltration_forms_results_and_no_leak(staff, people):
     assert [u["name"] for u in CampaignDetachment.objects.get(name="Eagle Scouts").units] == []
 
 
-def test_cockpit_resolves_infiltrations_with_typed_dice(desk, staff, people):
+def test_cockpit_resolves_infiltrations_with_typed_dice(desk, staff_actor, people):
     """The cockpit's button calls the API's service: typed dice as at the table, refusals as
     messages, then every outcome listed with its names (staff see all)."""
     west_army, east_army = infiltration_armies()
-    game = running_campaign(staff, people["west"], people["east"], west=west_army, east=east_army)
+    game = running_campaign(staff_actor, people["west"], people["east"], west=west_army, east=east_army)
     west, east = actor_of(people["west"]), actor_of(people["east"])
     assert 'id="resolve-infiltrations"' not in desk.get(cockpit(game)).content.decode()
     press(desk, game, action="initiative", phase="infiltration", dice="4 2")
@@ -659,14 +648,14 @@ def test_the_cockpits_army_textarea_shows_and_keeps_the_units(desk, people):
                              detachments="Scouts; 400; ground; ; Hydra (laser)")
 
 
-def test_the_page_offers_orders_only_when_the_server_would_take_them(game, people, staff):
+def test_the_page_offers_orders_only_when_the_server_would_take_them(game, people, staff_actor):
     """G11: alternating, only the side whose turn it is gets the order forms; sealed, a side
     that said its orders are sent gets none until the phase moves on."""
     west, east = client_of(people["west"]), client_of(people["east"])
     Campaign.objects.filter(pk=game.pk).update(
         settings={**game.settings, "declaration_mode": "alternating"})
     game.refresh_from_db()
-    campaign_turns.roll_initiative(staff, game, 1, "moves", [6, 1])  # west declares first
+    campaign_turns.roll_initiative(staff_actor, game, 1, "moves", [6, 1])  # west declares first
     assert options(page(west, game), "move")
     html = page(east, game)
     assert options(html, "move") == [] and "Nothing to declare until it is your turn again." in html

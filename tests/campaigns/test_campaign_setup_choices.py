@@ -1,4 +1,4 @@
-"""What the campaign page's placement form offers (league/campaign_setup_page.placement_choices):
+"""What the campaign page's placement form offers (campaigns/pages/setup.placement_choices):
 only what the engine's ``placement_refusal`` accepts (R11, R13), narrowed to the unguarded
 majors once every detachment left is needed to guard them (R10, G28: air does not guard)."""
 from dataclasses import replace

@@ -25,34 +25,24 @@ from campaigns.state_serializers import SettingsSerializer
 from events.models import AuditEntry
 from events.systems import normalised
 from tests.browser.campaigns import EAST_ARMY, EAST_NAMES, WEST_ARMY, WEST_NAMES, big_armies
-from tests.browser.events import organiser, user
+from tests.browser.events import user
 from tests.campaigns.test_campaign_pages import client_of, leaked, messages_of, player_pages
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def staff():
-    return organiser()
-
-
-@pytest.fixture
-def people() -> dict[str, Any]:
-    return {"west": user("marcus"), "east": user("grukk"), "stranger": user("visitor")}
-
-
-def new_campaign(staff, west_user, east_user, *, name: str = "Laïtus Prime", west_value: int = 5,
+def new_campaign(staff_actor, west_user, east_user, *, name: str = "Laïtus Prime", west_value: int = 5,
                  east_value: int = 3, east_faction: str = "orks") -> Campaign:
     """What the organiser does: the campaign, its two sides and the planet; nothing else."""
     settings = normalised(SettingsSerializer, {})
-    campaign = campaigns.create_campaign(staff, name=name, settings=settings, seed=5)
-    campaigns.add_side(staff, campaign, side="west", name="Marcus", army_name="Space Marines",
+    campaign = campaigns.create_campaign(staff_actor, name=name, settings=settings, seed=5)
+    campaigns.add_side(staff_actor, campaign, side="west", name="Marcus", army_name="Space Marines",
                        faction="space-marines", strategic_value=west_value,
                        username=west_user.username)
-    campaigns.add_side(staff, campaign, side="east", name="Grukk", army_name="Orks",
+    campaigns.add_side(staff_actor, campaign, side="east", name="Grukk", army_name="Orks",
                        faction=east_faction, strategic_value=east_value,
                        username=east_user.username)
-    campaigns.set_planet(staff, campaign, planet="monde-ruche")
+    campaigns.set_planet(staff_actor, campaign, planet="monde-ruche")
     return Campaign.objects.get(pk=campaign.pk)
 
 
@@ -179,8 +169,8 @@ def stored(campaign: Campaign, side: str) -> list[tuple]:
 
 # The whole set-up, from the players' pages -------------------------------------------------------
 
-def test_two_players_set_a_campaign_up_from_their_pages(staff, people):
-    campaign = new_campaign(staff, people["west"], people["east"])
+def test_two_players_set_a_campaign_up_from_their_pages(staff_actor, people):
+    campaign = new_campaign(staff_actor, people["west"], people["east"])
     west, east = client_of(people["west"]), client_of(people["east"])
 
     html = page(west, campaign)
@@ -319,7 +309,7 @@ def test_two_players_set_a_campaign_up_from_their_pages(staff, people):
     assert not has_form(html, "place")
     assert 'id="unguarded"' not in html
 
-    campaigns.start(staff, campaign)
+    campaigns.start(staff_actor, campaign)
     campaign.refresh_from_db()
     assert campaign.status == Campaign.Status.RUNNING
     html = page(west, campaign)
@@ -331,8 +321,8 @@ def test_two_players_set_a_campaign_up_from_their_pages(staff, people):
 
 # R12 during set-up ----------------------------------------------------------------------------------
 
-def test_no_hidden_enemy_name_on_any_page_during_set_up(staff, people):
-    campaign = new_campaign(staff, people["west"], people["east"])
+def test_no_hidden_enemy_name_on_any_page_during_set_up(staff_actor, people):
+    campaign = new_campaign(staff_actor, people["west"], people["east"])
     west, east = client_of(people["west"]), client_of(people["east"])
 
     def check() -> None:
@@ -365,10 +355,10 @@ def test_no_hidden_enemy_name_on_any_page_during_set_up(staff, people):
 
 # Who gets the forms ---------------------------------------------------------------------------------
 
-def test_strangers_visitors_and_staff_get_no_set_up_form(staff, people):
-    campaign = new_campaign(staff, people["west"], people["east"])
-    campaigns.set_army(staff, campaign, "west", list(WEST_ARMY))
-    for client in (client_of(), client_of(people["stranger"]), client_of(staff.user)):
+def test_strangers_visitors_and_staff_get_no_set_up_form(staff_actor, people):
+    campaign = new_campaign(staff_actor, people["west"], people["east"])
+    campaigns.set_army(staff_actor, campaign, "west", list(WEST_ARMY))
+    for client in (client_of(), client_of(people["stranger"]), client_of(staff_actor.user)):
         html = page(client, campaign)
         for action in ("army", "majors", "place"):
             assert not has_form(html, action), action
@@ -396,8 +386,8 @@ def test_strangers_visitors_and_staff_get_no_set_up_form(staff, people):
 
 # The rules' corners ---------------------------------------------------------------------------------
 
-def test_tyranid_army_saves_with_the_supreme_commander_warning(staff, people):
-    campaign = new_campaign(staff, people["west"], people["east"], east_faction="tyranids")
+def test_tyranid_army_saves_with_the_supreme_commander_warning(staff_actor, people):
+    campaign = new_campaign(staff_actor, people["west"], people["east"], east_faction="tyranids")
     east = client_of(people["east"])
     rows = [("Hive Tyrant", 900, "ground", True), ("Norn Queen", 1500, "ground", True),
             ("Gargoyles", 600, "air", False), ("Mycetic Spores", 700, "airborne", False)]
@@ -409,8 +399,8 @@ def test_tyranid_army_saves_with_the_supreme_commander_warning(staff, people):
     assert "3700 of 5000 points" in html
 
 
-def test_equal_strategic_values_roll_off_at_the_first_placement(staff, people):
-    campaign = new_campaign(staff, people["west"], people["east"], east_value=5)
+def test_equal_strategic_values_roll_off_at_the_first_placement(staff_actor, people):
+    campaign = new_campaign(staff_actor, people["west"], people["east"], east_value=5)
     west, east = client_of(people["west"]), client_of(people["east"])
     enter_army(west, campaign, rows_of(WEST_ARMY))
     enter_army(east, campaign, rows_of(EAST_ARMY))
@@ -435,16 +425,16 @@ def test_equal_strategic_values_roll_off_at_the_first_placement(staff, people):
 
 # Query counts ---------------------------------------------------------------------------------------
 
-def queries_of_the_set_up_page(staff, count: int, prefix: str) -> int:
+def queries_of_the_set_up_page(staff_actor, count: int, prefix: str) -> int:
     west_user, east_user = user(f"{prefix}w"), user(f"{prefix}e")
     west, east, placements = big_armies(count)
-    campaign = new_campaign(staff, west_user, east_user, name=f"Size {count}")
-    campaigns.set_army(staff, campaign, "west", west)
-    campaigns.set_army(staff, campaign, "east", east)
-    campaigns.set_majors(staff, campaign, "west", ["1", "3"])
-    campaigns.set_majors(staff, campaign, "east", ["G", "I"])
+    campaign = new_campaign(staff_actor, west_user, east_user, name=f"Size {count}")
+    campaigns.set_army(staff_actor, campaign, "west", west)
+    campaigns.set_army(staff_actor, campaign, "east", east)
+    campaigns.set_majors(staff_actor, campaign, "west", ["1", "3"])
+    campaigns.set_majors(staff_actor, campaign, "east", ["G", "I"])
     for side, name, code in placements[:3]:  # east, west, east: west's turn
-        campaigns.place(staff, campaign, detachment=name, territory=code, side=side)
+        campaigns.place(staff_actor, campaign, detachment=name, territory=code, side=side)
     client = client_of(west_user)
     page(client, campaign)  # warm: sessions, content types
     with CaptureQueriesContext(connection) as queries:
@@ -453,9 +443,9 @@ def queries_of_the_set_up_page(staff, count: int, prefix: str) -> int:
     return len(queries)
 
 
-def test_set_up_page_queries_do_not_grow_with_the_armies(staff):
-    small = queries_of_the_set_up_page(staff, 5, "small")
-    large = queries_of_the_set_up_page(staff, 20, "large")
+def test_set_up_page_queries_do_not_grow_with_the_armies(staff_actor):
+    small = queries_of_the_set_up_page(staff_actor, 5, "small")
+    large = queries_of_the_set_up_page(staff_actor, 20, "large")
     assert small == large, (small, large)
     assert small <= 22, small
 
@@ -466,8 +456,8 @@ def units_of(campaign: Campaign, name: str) -> list[dict[str, Any]]:
     return CampaignDetachment.objects.get(side__campaign=campaign, name=name).units
 
 
-def test_units_typed_in_the_army_form(staff, people):
-    campaign = new_campaign(staff, people["west"], people["east"])
+def test_units_typed_in_the_army_form(staff_actor, people):
+    campaign = new_campaign(staff_actor, people["west"], people["east"])
     west, east = client_of(people["west"]), client_of(people["east"])
     rows = rows_of(WEST_ARMY)
     fields = fill_army(form_fields(page(west, campaign), "army"), rows[:3])

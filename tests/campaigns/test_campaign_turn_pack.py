@@ -19,10 +19,10 @@ import events.admin  # noqa: F401  (registers the admin before the URLs load)
 from campaigns.models import Campaign, CampaignDetachment, CampaignReveal
 from campaigns.services import reads as campaign_reads
 from campaigns.services.pack import turn_pack_content
-from events import tasks
 from events.audit import Actor
 from events.errors import Invalid
 from events.models import AuditEntry, Tournament
+from printing import tasks
 from printing.models import MissionPack
 from printing.services import packs
 from tests.campaigns.test_campaign_api import (
@@ -68,6 +68,7 @@ def battle_turn(p: Players, language: str = "en") -> dict[str, Any]:
     initiative(p, slug, 1, "attacks", [5, 1])
     attack = accepted(order(p.west, slug, 1, "attack", ["Crusader Armour"],
                             **{"from": "7", "to": "A"}))
+    expect(post(p.staff, path(slug, "turns/1/reveal/"), {}), 200)  # reactions answer revealed attacks
     accepted(order(p.east, slug, 1, "reaction", ["Warboss Grukk"], **{"from": "D"},
                    for_attack=attack["id"]))
     (battle,) = expect(post(p.staff, path(slug, "turns/1/battles/")), 201)["battles"]

@@ -11,7 +11,7 @@ from events.audit import SYSTEM
 from events.models import Game
 from events.services import rounds, tournaments
 from missions.models import Level
-from printing.services.packs import NIGHT, PURPOSES, dice_text
+from printing.services.mission_pack import NIGHT, PURPOSES, dice_text
 
 pytestmark = pytest.mark.django_db
 

@@ -160,7 +160,7 @@ def without_time(document: dict[str, Any]) -> dict[str, Any]:
 def test_the_export_holds_every_row_of_the_event():
     t, _staff = full_event()
     doc = json.loads(json.dumps(exports.event_data(t)))  # what the file holds
-    assert doc["format"] == "muster-event" and doc["version"] == 3
+    assert doc["format"] == "muster-event" and doc["version"] == 4
     assert doc["tournament"]["chart"] == "w40k4-standard" and doc["tournament"]["seed"] == t.seed
     assert len(doc["players"]) == 7
     walk_in = next(p for p in doc["players"] if p["name"] == "Walk-in Zoé")
@@ -275,15 +275,17 @@ def played(document: dict[str, Any]) -> list[Any]:
             for r in document["rounds"]]
 
 
-def test_unknown_accounts_come_in_without_an_account_and_are_named():
+def test_unknown_accounts_are_created_inactive_and_named():
     t, staff_user = full_event()
     document = exports.event_data(t)
     document["players"][0]["username"] = "nobody-here"
     document["audit"][0]["actor"] = "ghost"
     restored = restore.restore_event(Actor(staff_user), json.loads(json.dumps(document)), slug="other")
-    assert Player.objects.get(tournament=restored.tournament, name=document["players"][0]["name"]).user is None
-    assert any("nobody-here" in w for w in restored.warnings)
-    assert any("ghost" in w for w in restored.warnings)
+    player = Player.objects.get(tournament=restored.tournament, name=document["players"][0]["name"])
+    assert player.user.username == "nobody-here" and not player.user.is_active
+    first = AuditEntry.objects.filter(tournament=restored.tournament).order_by("pk").first()
+    assert first.actor.username == "ghost" and not first.actor.has_usable_password()
+    assert any("nobody-here" in w and "ghost" in w for w in restored.warnings)
 
 
 @pytest.mark.parametrize("damage, code", [

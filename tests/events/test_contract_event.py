@@ -123,7 +123,7 @@ def test_a_client_that_knows_only_the_contract_runs_an_event(
         settings, tmp_path, django_capture_on_commit_callbacks):
     settings.MEDIA_ROOT = tmp_path
     get_user_model().objects.create_user("organiser", password=PASSWORD, is_staff=True)
-    staff = signed_in("organiser", PASSWORD)
+    staff_client = signed_in("organiser", PASSWORD)
     anyone = APIClient()
 
     # Reference data, as a client discovers it.
@@ -136,7 +136,7 @@ def test_a_client_that_knows_only_the_contract_runs_an_event(
     assert len(stratagems) == 23
 
     # The organiser creates the event: registration opens at once.
-    created = ok(call(staff, "post", "/tournaments/", {
+    created = ok(call(staff_client, "post", "/tournaments/", {
         "name": "Contract Cup", "chart": "w40k4-standard", "points_limit": 1500, "level": "gamma",
         "rounds": 3, "on_six": "reroll", "missions": "per_round", "seed": 20240611,
         "language": "en"}), 201)
@@ -179,14 +179,14 @@ def test_a_client_that_knows_only_the_contract_runs_an_event(
     refused(call(players[second], "get", f"/tournaments/{slug}/players/{first}/list/"), 403)
 
     for number in (1, 2, 3):
-        body = ok(call(staff, "post", f"/tournaments/{slug}/rounds/", {}), 201)
+        body = ok(call(staff_client, "post", f"/tournaments/{slug}/rounds/", {}), 201)
         games = check_round(body, number, set(ids))
         if number == 1:
             # Pairing round 1 locked the lists: a list can no longer change.
             refused(call(players[first], "put", f"/tournaments/{slug}/players/{first}/list/",
                          {"units": UNITS}), 409)
             assert ok(call(anyone, "get", f"/tournaments/{slug}/"), 200)["status"] == "running"
-            pack = ok(call(staff, "post", f"/tournaments/{slug}/rounds/1/mission-pack/", {}), 202)
+            pack = ok(call(staff_client, "post", f"/tournaments/{slug}/rounds/1/mission-pack/", {}), 202)
             assert {"id", "status"} <= set(pack)
         assert ok(call(anyone, "get", f"/tournaments/{slug}/rounds/{number}/"), 200) == body
 
@@ -205,12 +205,12 @@ def test_a_client_that_knows_only_the_contract_runs_an_event(
                     "stratagems": {str(a): ["sapeurs", "piege"], str(b): []}}), 200)
                 assert reported["status"] == "reported"
                 refused(call(players[a], "post", f"/games/{game['id']}/confirm/", {}), 403)
-                refused(call(staff, "post", f"/tournaments/{slug}/rounds/", {}), 409)
+                refused(call(staff_client, "post", f"/tournaments/{slug}/rounds/", {}), 409)
                 confirmed = ok(call(players[b], "post", f"/games/{game['id']}/confirm/", {}), 200)
                 assert confirmed["status"] == "confirmed"
             else:
                 # A staff report is final at once.
-                staff_report = ok(call(staff, "post", f"/games/{game['id']}/report/", {
+                staff_report = ok(call(staff_client, "post", f"/games/{game['id']}/report/", {
                     "result": {"winner": None}, "victory_points": {str(a): 500, str(b): 500}}), 200)
                 assert staff_report["status"] == "confirmed"
 
@@ -225,24 +225,24 @@ def test_a_client_that_knows_only_the_contract_runs_an_event(
         assert [row["points"] for row in standings] == sorted(
             (row["points"] for row in standings), reverse=True)
 
-    refused(call(staff, "post", f"/tournaments/{slug}/rounds/", {}), 409)
+    refused(call(staff_client, "post", f"/tournaments/{slug}/rounds/", {}), 409)
 
     # A round's mission pack, followed until it is done (Celery runs eagerly here).
     with django_capture_on_commit_callbacks(execute=True):
-        pack = ok(call(staff, "post", f"/tournaments/{slug}/rounds/2/mission-pack/", {}), 202)
+        pack = ok(call(staff_client, "post", f"/tournaments/{slug}/rounds/2/mission-pack/", {}), 202)
     for _poll in range(10):
-        state = ok(call(staff, "get", f"/mission-packs/{pack['id']}/"), 200)
+        state = ok(call(staff_client, "get", f"/mission-packs/{pack['id']}/"), 200)
         assert state["status"] in ("pending", "running", "done", "failed")
         assert 0 <= state["progress"] <= 100
         if state["status"] in ("done", "failed"):
             break
     assert state["status"] == "done", state
     assert state["progress"] == 100 and state["download_url"]
-    download = staff.get(state["download_url"])
+    download = staff_client.get(state["download_url"])
     assert download.status_code == 200 and download["Content-Type"] == "application/pdf"
     refused(call(players[first], "get", f"/mission-packs/{pack['id']}/"), 403)
 
-    finished = ok(call(staff, "post", f"/tournaments/{slug}/status/", {"status": "finished"}), 200)
+    finished = ok(call(staff_client, "post", f"/tournaments/{slug}/status/", {"status": "finished"}), 200)
     assert finished["status"] == "finished"
 
 
@@ -257,8 +257,8 @@ def status_steps(slug: str) -> list[tuple[str, str]]:
     return [(data["from"], data["to"]) for action, data in actions(slug) if action == "status_changed"]
 
 
-def test_a_tournament_created_without_status_opens_registration_and_logs_it(staff, anon):
-    created = create_tournament(staff, name="Open at once")
+def test_a_tournament_created_without_status_opens_registration_and_logs_it(staff_client, anon):
+    created = create_tournament(staff_client, name="Open at once")
     assert created["status"] == "registration_open"
     assert status_steps(created["slug"]) == [("draft", "registration_open")]
     assert [action for action, _data in actions(created["slug"])] == [
@@ -268,35 +268,35 @@ def test_a_tournament_created_without_status_opens_registration_and_logs_it(staf
     register(client_for(make_user("early-bird")), created["slug"], "Early Bird")
 
 
-def test_an_explicit_status_is_a_draft_or_open_registration(staff):
-    explicit = create_tournament(staff, name="Explicit", status="registration_open")
+def test_an_explicit_status_is_a_draft_or_open_registration(staff_client):
+    explicit = create_tournament(staff_client, name="Explicit", status="registration_open")
     assert explicit["status"] == "registration_open"
     assert status_steps(explicit["slug"]) == [("draft", "registration_open")]
-    draft = create_tournament(staff, name="Kept draft", status="draft")
+    draft = create_tournament(staff_client, name="Kept draft", status="draft")
     assert draft["status"] == "draft" and status_steps(draft["slug"]) == []
     for bad in ("lists_locked", "running", "finished", "open", None):
-        body = expect(post(staff, "/tournaments/", {**TOURNAMENT, "name": "Bad", "status": bad}), 400)
+        body = expect(post(staff_client, "/tournaments/", {**TOURNAMENT, "name": "Bad", "status": bad}), 400)
         assert set(body) == {"status"}, body
     assert not Tournament.objects.filter(name="Bad").exists()
 
 
-def test_a_draft_is_visible_to_staff_only(staff, anon):
-    slug = create_tournament(staff, name="Secret", status="draft")["slug"]
+def test_a_draft_is_visible_to_staff_only(staff_client, anon):
+    slug = create_tournament(staff_client, name="Secret", status="draft")["slug"]
     player = client_for(make_user("curious"))
     for client in (anon, player):
         expect(get(client, f"/tournaments/{slug}/"), 404, "tournament_not_found")
         assert slug not in {t["slug"] for t in expect(get(client, "/tournaments/"), 200)}
     expect(post(player, f"/tournaments/{slug}/players/", {"name": "Me"}), 404, "tournament_not_found")
-    assert expect(get(staff, f"/tournaments/{slug}/"), 200)["status"] == "draft"
-    assert slug in {t["slug"] for t in expect(get(staff, "/tournaments/"), 200)}
+    assert expect(get(staff_client, f"/tournaments/{slug}/"), 200)["status"] == "draft"
+    assert slug in {t["slug"] for t in expect(get(staff_client, "/tournaments/"), 200)}
 
 
 @pytest.mark.parametrize("language", ["fr", "en"])
-def test_the_language_is_chosen_at_creation(staff, language):
-    created = create_tournament(staff, name=f"Langue {language}", language=language)
+def test_the_language_is_chosen_at_creation(staff_client, language):
+    created = create_tournament(staff_client, name=f"Langue {language}", language=language)
     assert created["language"] == language
     assert Tournament.objects.get(slug=created["slug"]).language == language
-    body = expect(post(staff, "/tournaments/", {**TOURNAMENT, "language": "de"}), 400)
+    body = expect(post(staff_client, "/tournaments/", {**TOURNAMENT, "language": "de"}), 400)
     assert set(body) == {"language"}
 
 
@@ -343,14 +343,14 @@ def test_pairing_a_draft_round_from_open_registration_also_locks(staff_user):
                                             ("lists_locked", "running")]
 
 
-def test_the_status_endpoint_moves_one_step_at_a_time(staff):
-    slug = create_tournament(staff, name="Steps")["slug"]
+def test_the_status_endpoint_moves_one_step_at_a_time(staff_client):
+    slug = create_tournament(staff_client, name="Steps")["slug"]
     for target in ("running", "finished", "paused"):
-        answer = post(staff, f"/tournaments/{slug}/status/", {"status": target})
+        answer = post(staff_client, f"/tournaments/{slug}/status/", {"status": target})
         if target == "paused":
             assert "status" in expect(answer, 400)
         else:
             expect(answer, 409, "transition_not_allowed")
     for target in ("lists_locked", "running", "finished"):
-        assert expect(post(staff, f"/tournaments/{slug}/status/", {"status": target}), 200)[
+        assert expect(post(staff_client, f"/tournaments/{slug}/status/", {"status": target}), 200)[
             "status"] == target

@@ -16,7 +16,7 @@ from events.errors import Conflict
 from events.models import Game, Player, Tournament
 from events.services import results, rounds, tournaments
 from events.views import event_sections
-from tests.browser.events import open_event, organiser, register, user
+from tests.browser.events import open_event, register, user
 from tests.tournament_fixtures import client_for, expect, get
 from venue.award_models import ScoreComponent
 from venue.services import awards
@@ -25,18 +25,13 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def staff():
-    return organiser()
-
-
-@pytest.fixture
-def event(staff):
+def event(staff_actor):
     """Four players with accounts, round 1 published, no result yet."""
-    event = open_event(staff, name="Cache et fragments")
+    event = open_event(staff_actor, name="Cache et fragments")
     for name in ("Alice", "Bob", "Chloé", "Dan"):
         register(event, user(name.casefold()), name)
-    event = tournaments.transition(staff, event, Tournament.Status.LISTS_LOCKED)
-    rounds.pair_next_round(staff, event)
+    event = tournaments.transition(staff_actor, event, Tournament.Status.LISTS_LOCKED)
+    rounds.pair_next_round(staff_actor, event)
     event.refresh_from_db()
     return event
 
@@ -85,52 +80,52 @@ def test_a_report_then_its_confirmation_show_at_once(client, event):
     assert re.search(rf"<td>1</td><td>{a.name}</td><td>3</td>", standings_section(shown))
 
 
-def test_a_staff_settlement_of_a_dispute_shows_at_once(client, staff, event):
+def test_a_staff_settlement_of_a_dispute_shows_at_once(client, staff_actor, event):
     game = first_game(event)
     a, b = game.player_a, game.player_b
     results.report(Actor(user=a.user), game.pk, results.ResultInput(winner=a.pk))
     results.report(Actor(user=b.user), game.pk, results.ResultInput(winner=b.pk))
     assert "<td>disputed</td>" in page(client, event) and api_rows(event)[b.name]["wins"] == 0
-    results.report(staff, game.pk, results.ResultInput(winner=b.pk))
+    results.report(staff_actor, game.pk, results.ResultInput(winner=b.pk))
     assert f"{b.name} won</strong>" in page(client, event)
     assert api_rows(event)[b.name]["wins"] == 1
 
 
-def test_an_award_and_a_penalty_show_at_once(client, staff, event):
+def test_an_award_and_a_penalty_show_at_once(client, staff_actor, event):
     alice, bob = (Player.objects.get(tournament=event, name=n) for n in ("Alice", "Bob"))
     page(client, event), api_rows(event)
-    painting = awards.define_component(staff, event, name="Painting", weight=2)
-    awards.set_entry(staff, painting, alice, 3)
+    painting = awards.define_component(staff_actor, event, name="Painting", weight=2)
+    awards.set_entry(staff_actor, painting, alice, 3)
     assert '<td class="extra">6</td>' in page(client, event)
     assert api_rows(event)["Alice"]["points"] == 6
-    late = awards.define_component(staff, event, name="Late list",
+    late = awards.define_component(staff_actor, event, name="Late list",
                                    kind=ScoreComponent.Kind.PENALTY)
-    awards.set_entry(staff, late, bob, 2, "list sent late")
+    awards.set_entry(staff_actor, late, bob, 2, "list sent late")
     assert api_rows(event)["Bob"]["points"] == -2
     assert api_rows(event, "?extras=without")["Bob"]["points"] == 0
     assert "Late list" in page(client, event)
 
 
-def test_a_drop_shows_at_once(client, staff, event):
+def test_a_drop_shows_at_once(client, staff_actor, event):
     dan = Player.objects.get(tournament=event, name="Dan")
     assert api_rows(event)["Dan"]["dropped"] is False
-    tournaments.update_player(staff, dan, dropped=True)
+    tournaments.update_player(staff_actor, dan, dropped=True)
     assert api_rows(event)["Dan"]["dropped"] is True
 
 
-def test_a_new_round_and_a_repair_show_at_once(client, staff, event):
-    staff_client = signed_in(staff.user)  # staff see every table's link: game ids show
+def test_a_new_round_and_a_repair_show_at_once(client, staff_actor, event):
+    staff_client = signed_in(staff_actor.user)  # staff see every table's link: game ids show
     for game in Game.objects.filter(round__tournament=event):
-        results.report(staff, game.pk, results.ResultInput(winner=game.player_a_id))
+        results.report(staff_actor, game.pk, results.ResultInput(winner=game.player_a_id))
     event.refresh_from_db()
-    draft = rounds.pair_next_round(staff, event, draft=True)
+    draft = rounds.pair_next_round(staff_actor, event, draft=True)
     shown = page(staff_client, event)
     assert "?round=2" not in shown  # a draft is not published
-    rounds.publish_round(staff, event, draft.number)
+    rounds.publish_round(staff_actor, event, draft.number)
     shown = page(staff_client, event)
     old = {g.pk for g in draft.games.all()}
     assert "?round=2" in shown and all(reverse("game", args=[pk]) in shown for pk in old)
-    repaired = rounds.repair_published_round(staff, event, 2, "2")
+    repaired = rounds.repair_published_round(staff_actor, event, 2, "2")
     shown = page(staff_client, event)
     new = {g.pk for g in repaired.games.all()}
     assert new.isdisjoint(old)
@@ -149,13 +144,13 @@ def test_a_refused_change_keeps_the_cache(client, event, django_assert_num_queri
 
 # --- nobody gets someone else's page --------------------------------------------------------------
 
-def test_languages_staff_and_players_each_get_their_own_sections(client, staff, event):
+def test_languages_staff_and_players_each_get_their_own_sections(client, staff_actor, event):
     game = first_game(event)
     player = game.player_a
     mine = reverse("game", args=[game.pk])
     as_player = page(signed_in(player.user), event)
     assert as_player.count('<tr class="mine">') == 1 and mine in as_player
-    as_staff = page(signed_in(staff.user), event)
+    as_staff = page(signed_in(staff_actor.user), event)
     assert mine in as_staff
     anonymous = page(client, event)
     assert mine not in anonymous and '<tr class="mine">' not in anonymous
@@ -166,7 +161,7 @@ def test_languages_staff_and_players_each_get_their_own_sections(client, staff, 
     assert reverse("game", args=[other.pk]) not in page(signed_in(player.user), event)
 
 
-def test_cached_entries_are_keyed_by_the_event_version(staff, event,
+def test_cached_entries_are_keyed_by_the_event_version(staff_actor, event,
                                                       django_capture_on_commit_callbacks):
     first = event_cache.for_event(event.pk)
     assert event_cache.for_event(event.pk) == first  # nothing changed
@@ -234,12 +229,12 @@ def test_finding_a_player_by_a_part_of_the_name(client, event):
 
 @pytest.mark.parametrize("players", [4, 24])
 def test_cached_reads_take_a_constant_number_of_queries(
-        staff, players, django_assert_max_num_queries, django_assert_num_queries):
-    event = open_event(staff, name=f"Constante {players}")
+        staff_actor, players, django_assert_max_num_queries, django_assert_num_queries):
+    event = open_event(staff_actor, name=f"Constante {players}")
     for i in range(players):
         register(event, user(f"q{players}-{i}"), f"Q{i}", units=None)
-    event = tournaments.transition(staff, event, Tournament.Status.LISTS_LOCKED)
-    rounds.pair_next_round(staff, event)
+    event = tournaments.transition(staff_actor, event, Tournament.Status.LISTS_LOCKED)
+    rounds.pair_next_round(staff_actor, event)
     anon = client_for(None)
     url = f"/tournaments/{event.slug}/standings/"
     with django_assert_max_num_queries(4):  # event, players, games, awards and penalties

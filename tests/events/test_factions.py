@@ -28,11 +28,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def staff_user():
-    return make_user("orga-factions", staff=True)
-
-
-@pytest.fixture
 def slug(staff_user):
     slug = create_tournament(client_for(staff_user), name="Guerre des codex")["slug"]
     set_status(client_for(staff_user), slug, "registration_open")

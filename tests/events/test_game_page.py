@@ -14,25 +14,20 @@ from events.models import AuditEntry, Game, Player, Report
 from events.services import declarations, results, table_rolls
 from missions.dice import Roller
 from missions.models import DiceRoll, Mission, Stratagem
-from tests.browser.events import LEGAL_UNITS, lock_and_pair, open_event, organiser, register, user
+from tests.browser.events import LEGAL_UNITS, lock_and_pair, open_event, register, user
 
 pytestmark = pytest.mark.django_db
 NONCE_A, NONCE_B = "0123456789abcdef", "fedcba9876543210"
 
 
 @pytest.fixture
-def staff():
-    return organiser()
-
-
-@pytest.fixture
-def table(staff):
+def table(staff_actor):
     """A published gamma game between Alice and Bob; returns (game, alice's, bob's account)."""
-    event = open_event(staff)
+    event = open_event(staff_actor)
     accounts = {name: user(name) for name in ("alice", "bob")}
     for name, account in accounts.items():
         register(event, account, name.title())
-    found = lock_and_pair(staff, event).games.get()
+    found = lock_and_pair(staff_actor, event).games.get()
     # Pairing order is the seed's: name the first player Alice, whoever registered first.
     by_user = {a.pk: a for a in accounts.values()}
     first, second = by_user[found.player_a.user_id], by_user[found.player_b.user_id]
@@ -144,21 +139,21 @@ def test_strangers_and_anonymous_cannot_roll(client, table):
     assert not DiceRoll.objects.filter(stream__key=f"game:{found.pk}").exists()
 
 
-def test_staff_may_roll_and_is_named_as_organiser(client, staff, table):
+def test_staff_may_roll_and_is_named_as_organiser(client, staff_actor, table):
     found, alice, _bob = table
-    page(client, staff.user, found, roll_post("d6"))
+    page(client, staff_actor.user, found, roll_post("d6"))
     _response, text = page(client, alice, found)
     assert "organiser (organiser)" in text
 
 
-def test_rolls_refused_on_a_confirmed_game_and_for_missing_rules(client, staff, table):
+def test_rolls_refused_on_a_confirmed_game_and_for_missing_rules(client, staff_actor, table):
     found, alice, _bob = table
     found = set_mission(found, "accrochage")  # gamma: no Random Game Length, no Reserves
     _response, text = page(client, alice, found, roll_post("game_length", turn=6))
     assert "This mission has no such roll." in text
     _response, text = page(client, alice, found)
     assert 'value="game_length"' not in text and 'value="reserves"' not in text
-    results.report(staff, found.pk, results.ResultInput(winner=found.player_a_id))
+    results.report(staff_actor, found.pk, results.ResultInput(winner=found.player_a_id))
     _response, text = page(client, alice, found, roll_post("d6"))
     assert "no more dice can be rolled" in text
     with pytest.raises(Conflict):
@@ -167,13 +162,13 @@ def test_rolls_refused_on_a_confirmed_game_and_for_missing_rules(client, staff, 
     assert 'value="roll"' not in text
 
 
-def test_roll_refused_on_a_draft_round(staff):
-    event = open_event(staff)
+def test_roll_refused_on_a_draft_round(staff_actor):
+    event = open_event(staff_actor)
     register(event, user("alice"), "Alice")
     register(event, user("bob"), "Bob")
-    found = lock_and_pair(staff, event, draft=True).games.get()
+    found = lock_and_pair(staff_actor, event, draft=True).games.get()
     with pytest.raises(Conflict, match="not published"):
-        table_rolls.roll(staff, found.pk, table_rolls.TableRollRequest("d6"))
+        table_rolls.roll(staff_actor, found.pk, table_rolls.TableRollRequest("d6"))
 
 
 # --- victory-points helper -------------------------------------------------------------------
@@ -442,14 +437,14 @@ def test_declaration_choices_leave_out_forbidden_categories(client, table):
 # --- query count -----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("size", [2, 30])
-def test_game_page_queries_do_not_grow(client, staff, size, django_assert_max_num_queries):
-    event = open_event(staff, name=f"Ligue {size}")
+def test_game_page_queries_do_not_grow(client, staff_actor, size, django_assert_max_num_queries):
+    event = open_event(staff_actor, name=f"Ligue {size}")
     accounts = [user(f"q{size}a"), user(f"q{size}b")]
     units = [*LEGAL_UNITS, *({"name": f"Squad {i}", "slot": "troops", "points": 10, "models": 5}
                              for i in range(size - 2))]
     for i, account in enumerate(accounts):
         register(event, account, f"P{i}", units=units)
-    found = lock_and_pair(staff, event).games.get()
+    found = lock_and_pair(staff_actor, event).games.get()
     found = set_mission(found, "le-defi", pregame={"dawn_dusk": "turn_1"})
     by_user = {a.pk: a for a in accounts}
     first = by_user[found.player_a.user_id]

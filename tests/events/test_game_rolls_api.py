@@ -18,9 +18,10 @@ from events.services import results, rounds, table_rolls, tournaments
 from events.systems import DEFAULT, all_event_rules
 from missions.dice import EnteredRoller, Roller
 from missions.models import DiceRoll, Mission
+from systems.rolls import roll_kinds
 from systems.urban_war import table_rules as urban_war
 from systems.w40k4 import dynamics
-from tests.browser.events import lock_and_pair, open_event, organiser, register, user
+from tests.browser.events import lock_and_pair, open_event, register, user
 from tests.tournament_fixtures import client_for, expect, get, list_path, post, put
 
 pytestmark = pytest.mark.django_db
@@ -29,11 +30,6 @@ COMMANDO = {"models": [{"profile": "43101", "cal": 2, "commander": True, "label"
 
 
 # --- events of each system -------------------------------------------------------------------
-
-@pytest.fixture
-def staff() -> Actor:
-    return organiser()
-
 
 def _named(found: Game) -> tuple[Game, Any, Any]:
     """The game re-read as the services read it, and the accounts of its first and second player."""
@@ -44,46 +40,46 @@ def _named(found: Game) -> tuple[Game, Any, Any]:
     return game, game.player_a.user, game.player_b.user
 
 
-def chart_game(staff: Actor, prefix: str, **fields: Any) -> tuple[Game, Any, Any]:
+def chart_game(staff_actor: Actor, prefix: str, **fields: Any) -> tuple[Game, Any, Any]:
     """A published game of a chart event (w40k4 by default) between two registered players."""
-    event = open_event(staff, name=f"Event {prefix}", **fields)
+    event = open_event(staff_actor, name=f"Event {prefix}", **fields)
     for name in ("a", "b"):
         register(event, user(f"{prefix}-{name}"), name)
-    return _named(lock_and_pair(staff, event).games.get())
+    return _named(lock_and_pair(staff_actor, event).games.get())
 
 
 @pytest.fixture
-def w40k(staff):
-    return chart_game(staff, "std")
+def w40k(staff_actor):
+    return chart_game(staff_actor, "std")
 
 
 @pytest.fixture
-def dyn(staff):
-    return chart_game(staff, "dyn", turn_system="dynamics")
+def dyn(staff_actor):
+    return chart_game(staff_actor, "dyn", turn_system="dynamics")
 
 
 @pytest.fixture
-def whfb(staff):
+def whfb(staff_actor):
     event = tournaments.create_tournament(
-        staff, name="Bataille", game_system=GameSystem.objects.get(slug="whfb"),
+        staff_actor, name="Bataille", game_system=GameSystem.objects.get(slug="whfb"),
         chart=Chart.objects.get(slug="whfb-open"), points_limit=2000, rounds=3, seed=7)
-    event = tournaments.transition(staff, event, Tournament.Status.REGISTRATION_OPEN)
+    event = tournaments.transition(staff_actor, event, Tournament.Status.REGISTRATION_OPEN)
     for name in ("a", "b"):
         register(event, user(f"whfb-{name}"), name, units=None)
-    return _named(lock_and_pair(staff, event).games.get())
+    return _named(lock_and_pair(staff_actor, event).games.get())
 
 
 @pytest.fixture
-def uw(staff):
+def uw(staff_actor):
     event = tournaments.create_tournament(
-        staff, name="Zone urbaine", game_system=GameSystem.objects.get(slug="urban-war"),
+        staff_actor, name="Zone urbaine", game_system=GameSystem.objects.get(slug="urban-war"),
         chart=Chart.objects.get(slug="urban-war-commando"), points_limit=200, rounds=3, seed=11)
-    event = tournaments.transition(staff, event, Tournament.Status.REGISTRATION_OPEN)
+    event = tournaments.transition(staff_actor, event, Tournament.Status.REGISTRATION_OPEN)
     for name in ("a", "b"):
         account = user(f"uw-{name}")
         player = tournaments.register_player(Actor(user=account), event, name=name)
         expect(put(client_for(account), list_path(event.slug, player.pk), COMMANDO), 200)
-    return _named(lock_and_pair(staff, event).games.get())
+    return _named(lock_and_pair(staff_actor, event).games.get())
 
 
 def roll(account: Any, game: Game, **body: Any):
@@ -107,7 +103,7 @@ def with_permanent(game: Game, holder: int | None) -> Game:
 def test_every_system_roll_kind_is_a_kind_the_service_rolls():
     for rules in (*all_event_rules().values(), DEFAULT):
         for kinds in rules.roll_kinds.values():
-            assert kinds and set(kinds) <= set(table_rolls.KINDS), rules
+            assert kinds and set(kinds) <= {kind.name for kind in roll_kinds()}, rules
     assert all_event_rules()["w40k4"].table_roll_kinds("dynamics")[-1] == "dynamics_advantage"
     assert "dynamics_advantage" not in all_event_rules()["w40k4"].table_roll_kinds("standard")
     assert all_event_rules()["urban-war"].table_roll_kinds("standard") == (
@@ -332,7 +328,7 @@ def test_urban_war_initiative_bad_input(uw, body, code):
 
 # --- who may roll ----------------------------------------------------------------------------
 
-def test_permissions_anonymous_stranger_player_staff(w40k, staff):
+def test_permissions_anonymous_stranger_player_staff(w40k, staff_actor):
     game, alice, bob = w40k
     path = f"/games/{game.pk}/rolls/"
     assert post(client_for(), path, {"kind": "d6"}).status_code == 401
@@ -342,24 +338,24 @@ def test_permissions_anonymous_stranger_player_staff(w40k, staff):
     assert stored(game) == (0, 0)
     expect(roll(alice, game, kind="d6"), 201)
     expect(roll(bob, game, kind="d6"), 201)
-    by_staff = expect(roll(staff.user, game, kind="d6"), 201)
-    assert by_staff["asked_by"] == {"player": None, "username": staff.user.username}
+    by_staff = expect(roll(staff_actor.user, game, kind="d6"), 201)
+    assert by_staff["asked_by"] == {"player": None, "username": staff_actor.user.username}
     expect(roll(alice, Game(pk=game.pk + 10_000), kind="d6"), 404, "game_not_found")
 
 
-def test_a_draft_round_game_is_unknown_and_a_confirmed_or_bye_game_rolls_nothing(staff):
-    event = open_event(staff, name="Brouillon")
+def test_a_draft_round_game_is_unknown_and_a_confirmed_or_bye_game_rolls_nothing(staff_actor):
+    event = open_event(staff_actor, name="Brouillon")
     accounts = [user("draft-a"), user("draft-b"), user("draft-c")]
     for i, account in enumerate(accounts):
         register(event, account, f"P{i}")
-    round_ = lock_and_pair(staff, event, draft=True)
+    round_ = lock_and_pair(staff_actor, event, draft=True)
     game = round_.games.exclude(player_b=None).select_related("player_a").get()
     expect(roll(game.player_a.user, game, kind="d6"), 404, "game_not_found")
-    expect(roll(staff.user, game, kind="d6"), 409, "round_not_published")
-    rounds.publish_round(staff, round_.tournament, round_.number)
+    expect(roll(staff_actor.user, game, kind="d6"), 409, "round_not_published")
+    rounds.publish_round(staff_actor, round_.tournament, round_.number)
     bye = round_.games.get(player_b=None)
-    expect(roll(staff.user, bye, kind="d6"), 409, "game_is_bye")
-    results.report(staff, game.pk, results.ResultInput(winner=game.player_a_id))
+    expect(roll(staff_actor.user, bye, kind="d6"), 409, "game_is_bye")
+    results.report(staff_actor, game.pk, results.ResultInput(winner=game.player_a_id))
     expect(roll(game.player_a.user, game, kind="d6"), 409, "game_confirmed")
     assert stored(game) == (0, 0)
 
@@ -391,12 +387,12 @@ def test_refusals_in_french(w40k, dyn):
 
 # --- the game's GET --------------------------------------------------------------------------
 
-def test_table_rolls_are_shown_to_both_players_and_staff_only(w40k, staff):
+def test_table_rolls_are_shown_to_both_players_and_staff_only(w40k, staff_actor):
     game, alice, bob = w40k
     first = expect(roll(alice, game, kind="d6", note="Morale"), 201)
     second = expect(roll(bob, game, kind="2d6", dice=[1, 2]), 201)
     path = f"/games/{game.pk}/"
-    for account in (alice, bob, staff.user):
+    for account in (alice, bob, staff_actor.user):
         assert expect(get(client_for(account), path), 200)["table_rolls"] == [first, second]
     assert "table_rolls" not in expect(get(client_for(user("eve")), path), 200)
     assert "table_rolls" not in expect(get(client_for(), path), 200)

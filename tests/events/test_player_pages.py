@@ -9,23 +9,18 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from armylists.services import entries_from_units
+from armylists.chart_reports import entries_from_units
 from events.audit import Actor
 from events.models import Game, Player, Tournament
 from events.services import lists, results, rounds, tournaments
-from tests.browser.events import LEGAL_UNITS, lock_and_pair, open_event, organiser, register, user
+from tests.browser.events import LEGAL_UNITS, lock_and_pair, open_event, register, user
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def staff():
-    return organiser()
-
-
-@pytest.fixture
-def event(staff):
-    return open_event(staff)
+def event(staff_actor):
+    return open_event(staff_actor)
 
 
 def text(response) -> str:
@@ -48,14 +43,14 @@ def units_post(units, extra_blank: int = 2) -> dict[str, str]:
 
 # --- home and event page ---------------------------------------------------------------------
 
-def test_home_lists_public_events_and_hides_drafts(client, staff, event):
+def test_home_lists_public_events_and_hides_drafts(client, staff_actor, event):
     draft = tournaments.create_tournament(
-        staff, name="Brouillon secret", chart=event.chart, points_limit=500, level=event.level, rounds=1)
+        staff_actor, name="Brouillon secret", chart=event.chart, points_limit=500, level=event.level, rounds=1)
     page = text(client.get(reverse("home")))
     assert event.name in page and reverse("tournament", args=[event.slug]) in page
     assert draft.name not in page
     assert client.get(reverse("tournament", args=[draft.slug])).status_code == 404
-    assert signed_in(client, staff.user).get(reverse("tournament", args=[draft.slug])).status_code == 200
+    assert signed_in(client, staff_actor.user).get(reverse("tournament", args=[draft.slug])).status_code == 200
 
 
 def test_event_page_shows_details_players_and_register_form(client, event):
@@ -73,8 +68,8 @@ def test_event_page_shows_details_players_and_register_form(client, event):
     assert reverse("player_list", args=[event.slug, Player.objects.get(user=bob).pk]) in text(response)
 
 
-def test_registration_refused_by_the_service_is_shown_not_a_500(client, staff, event):
-    tournaments.transition(staff, event, Tournament.Status.LISTS_LOCKED)
+def test_registration_refused_by_the_service_is_shown_not_a_500(client, staff_actor, event):
+    tournaments.transition(staff_actor, event, Tournament.Status.LISTS_LOCKED)
     carol = user("carol")
     response = signed_in(client, carol).post(reverse("tournament", args=[event.slug]), {"name": "Carol"})
     assert response.status_code == 200
@@ -85,7 +80,7 @@ def test_registration_refused_by_the_service_is_shown_not_a_500(client, staff, e
 
 # --- lists ---------------------------------------------------------------------------------
 
-def test_list_page_permissions_before_and_after_publication(client, staff, event):
+def test_list_page_permissions_before_and_after_publication(client, staff_actor, event):
     alice = user("alice")
     player = register(event, alice, "Alice")
     url = reverse("player_list", args=[event.slug, player.pk])
@@ -93,9 +88,9 @@ def test_list_page_permissions_before_and_after_publication(client, staff, event
     assert signed_in(client, user("mallory")).get(url).status_code == 403
     assert client.post(url, units_post(LEGAL_UNITS)).status_code == 403
     assert signed_in(client, alice).get(url).status_code == 200
-    assert signed_in(client, staff.user).get(url).status_code == 200
+    assert signed_in(client, staff_actor.user).get(url).status_code == 200
     assert client.get(reverse("player_list", args=[event.slug, player.pk + 999])).status_code == 404
-    tournaments.publish_lists(staff, event, True)
+    tournaments.publish_lists(staff_actor, event, True)
     client.logout()
     page = client.get(url)
     assert page.status_code == 200 and "Captain" in text(page)
@@ -165,14 +160,14 @@ def test_a_row_ticked_for_removal_is_dropped(client, event):
     assert len(lists.history(lists.current_list(player))) == 1
 
 
-def test_unreadable_roster_and_locked_list_are_shown_as_errors(client, staff, event):
+def test_unreadable_roster_and_locked_list_are_shown_as_errors(client, staff_actor, event):
     alice = user("alice")
     player = register(event, alice, "Alice")
     url = reverse("player_list", args=[event.slug, player.pk])
     signed_in(client, alice)
     response = client.post(url, {"source": "paste", "roster": "   ", "roster_format": "auto"})
     assert response.status_code == 200 and "errorlist" in text(response)
-    tournaments.transition(staff, event, Tournament.Status.LISTS_LOCKED)
+    tournaments.transition(staff_actor, event, Tournament.Status.LISTS_LOCKED)
     page = text(client.get(url))
     assert "Lists are locked." in page and "Submit this list" not in page
     response = client.post(url, units_post(LEGAL_UNITS), follow=True)
@@ -201,18 +196,18 @@ def test_a_paste_that_is_not_a_roster_is_reported_first_and_kept(client, event):
 # --- games -----------------------------------------------------------------------------------
 
 @pytest.fixture
-def paired(staff, event):
+def paired(staff_actor, event):
     accounts = {name: user(name) for name in ("alice", "bob")}
     players = {name: register(event, account, name.title()) for name, account in accounts.items()}
-    round_ = lock_and_pair(staff, event)
+    round_ = lock_and_pair(staff_actor, event)
     game = round_.games.get()
     return accounts, players, game
 
 
-def test_game_page_visible_to_its_players_and_staff_only(client, staff, paired):
+def test_game_page_visible_to_its_players_and_staff_only(client, staff_actor, paired):
     accounts, _players, game = paired
     url = reverse("game", args=[game.pk])
-    for account in (*accounts.values(), staff.user):
+    for account in (*accounts.values(), staff_actor.user):
         page = signed_in(client, account).get(url)
         assert page.status_code == 200, account
     assert game.mission.name in text(page)
@@ -224,15 +219,15 @@ def test_game_page_visible_to_its_players_and_staff_only(client, staff, paired):
     assert Game.objects.get(pk=game.pk).status == Game.Status.PENDING
 
 
-def test_draft_round_game_is_404_for_players(client, staff, event):
+def test_draft_round_game_is_404_for_players(client, staff_actor, event):
     alice = user("alice")
     register(event, alice, "Alice")
     register(event, user("bob"), "Bob")
-    game = lock_and_pair(staff, event, draft=True).games.get()
+    game = lock_and_pair(staff_actor, event, draft=True).games.get()
     assert signed_in(client, alice).get(reverse("game", args=[game.pk])).status_code == 404
     event_page = text(client.get(reverse("tournament", args=[event.slug])))
     assert reverse("game", args=[game.pk]) not in event_page  # no "my game" link to a draft
-    assert signed_in(client, staff.user).get(reverse("game", args=[game.pk])).status_code == 200
+    assert signed_in(client, staff_actor.user).get(reverse("game", args=[game.pk])).status_code == 200
 
 
 def test_report_confirm_and_refusals_on_the_game_page(client, paired):
@@ -298,23 +293,23 @@ def test_signup_shares_the_api_rate_limit(client, settings):
 
 # --- query counts ------------------------------------------------------------------------------
 
-def _event_with_round(staff, players: int, name: str) -> Tournament:
-    event = open_event(staff, name=name)
+def _event_with_round(staff_actor, players: int, name: str) -> Tournament:
+    event = open_event(staff_actor, name=name)
     model = get_user_model()
     accounts = model.objects.bulk_create(
         [model(username=f"{event.slug[:20]}-{i}") for i in range(players)])
     accounts = list(model.objects.filter(username__startswith=f"{event.slug[:20]}-"))
     Player.objects.bulk_create([Player(tournament=event, user=a, name=a.username) for a in accounts])
-    event = tournaments.transition(staff, event, Tournament.Status.LISTS_LOCKED)
-    rounds.pair_next_round(staff, event)
+    event = tournaments.transition(staff_actor, event, Tournament.Status.LISTS_LOCKED)
+    rounds.pair_next_round(staff_actor, event)
     return event
 
 
 @pytest.mark.parametrize("players", [10, 40])
-def test_event_page_queries_do_not_grow_with_players(client, staff, players,
+def test_event_page_queries_do_not_grow_with_players(client, staff_actor, players,
                                                       django_assert_max_num_queries,
                                                       django_assert_num_queries):
-    event = _event_with_round(staff, players, f"Ligue {players}")
+    event = _event_with_round(staff_actor, players, f"Ligue {players}")
     account = Player.objects.filter(tournament=event).first().user
     signed_in(client, account)
     url = reverse("tournament", args=[event.slug])
@@ -346,8 +341,8 @@ ATTACKER_UNITS = [  # strike-and-withdraw-attacker: hq 1, elites 2, fast attack 
 ]
 
 
-def test_role_lists_only_in_events_that_can_roll_a_special_mission(client, staff):
-    plain = open_event(staff, name="Sans missions spéciales", on_six="reroll")
+def test_role_lists_only_in_events_that_can_roll_a_special_mission(client, staff_actor):
+    plain = open_event(staff_actor, name="Sans missions spéciales", on_six="reroll")
     alice = user("alice")
     player = register(plain, alice, "Alice")
     signed_in(client, alice)
@@ -355,7 +350,7 @@ def test_role_lists_only_in_events_that_can_roll_a_special_mission(client, staff
     assert "Attacker list" not in text(client.get(url))
     assert client.get(f"{url}?role=attacker").status_code == 404
 
-    special = open_event(staff, name="Avec missions spéciales", on_six="special")
+    special = open_event(staff_actor, name="Avec missions spéciales", on_six="special")
     player = register(special, alice, "Alice")
     url = reverse("player_list", args=[special.slug, player.pk])
     page = text(client.get(url))
@@ -374,7 +369,7 @@ def test_role_lists_only_in_events_that_can_roll_a_special_mission(client, staff
     assert client.get(f"{url}?role=general").status_code == 404
 
 
-def test_list_versions_are_listed_and_an_earlier_one_can_be_read(client, staff, event):
+def test_list_versions_are_listed_and_an_earlier_one_can_be_read(client, staff_actor, event):
     alice = user("alice")
     player = register(event, alice, "Alice", units=None)
     url = reverse("player_list", args=[event.slug, player.pk])
@@ -397,10 +392,10 @@ def test_list_versions_are_listed_and_an_earlier_one_can_be_read(client, staff, 
     assert client.get(f"{url}?version={lists.current_list(bob).pk}").status_code == 404
 
 
-def test_history_walks_the_whole_chain_in_one_query(django_assert_num_queries, staff, event):
+def test_history_walks_the_whole_chain_in_one_query(django_assert_num_queries, staff_actor, event):
     player = register(event, user("alice"), "Alice")
     for _ in range(5):
-        lists.submit_list(staff, player, role="", entries=entries_from_units(LEGAL_UNITS))
+        lists.submit_list(staff_actor, player, role="", entries=entries_from_units(LEGAL_UNITS))
     current = lists.current_list(player)
     with django_assert_num_queries(1):
         chain = lists.history(current)
@@ -410,13 +405,13 @@ def test_history_walks_the_whole_chain_in_one_query(django_assert_num_queries, s
     assert lists.versions(current) == [v.pk for v in chain[1:]]
 
 
-def test_past_rounds_can_be_shown_and_my_game_is_linked(client, staff, paired):
+def test_past_rounds_can_be_shown_and_my_game_is_linked(client, staff_actor, paired):
     accounts, _players, game = paired
     event = game.round.tournament
     account = next(a for a in accounts.values() if a.pk == game.player_a.user_id)
-    results.report(staff, game.pk, results.ResultInput(winner=game.player_a_id))
+    results.report(staff_actor, game.pk, results.ResultInput(winner=game.player_a_id))
     event.refresh_from_db()
-    second = rounds.pair_next_round(staff, event).games.get()
+    second = rounds.pair_next_round(staff_actor, event).games.get()
     signed_in(client, account)
     url = reverse("tournament", args=[event.slug])
     latest = text(client.get(url))
@@ -429,14 +424,14 @@ def test_past_rounds_can_be_shown_and_my_game_is_linked(client, staff, paired):
     assert reverse("game", args=[game.pk]) not in stranger  # only players' own games are linked
 
 
-def test_event_page_shows_confirmed_winner_and_score_only(client, staff, paired):
+def test_event_page_shows_confirmed_winner_and_score_only(client, staff_actor, paired):
     accounts, _players, game = paired
     event = game.round.tournament
     a, b = game.player_a, game.player_b
-    results.report(staff, game.pk, results.ResultInput(
+    results.report(staff_actor, game.pk, results.ResultInput(
         winner=a.pk, victory_points={a.pk: 1200, b.pk: 800}))
     event.refresh_from_db()
-    second = rounds.pair_next_round(staff, event).games.get()
+    second = rounds.pair_next_round(staff_actor, event).games.get()
     reporter = next(acc for acc in accounts.values() if acc.pk == second.player_a.user_id)
     results.report(Actor(user=reporter), second.pk, results.ResultInput(
         winner=second.player_b_id, victory_points={second.player_a_id: 900,
@@ -457,13 +452,13 @@ def test_round_tabs_are_styled_and_mark_the_shown_round():
 
 @pytest.mark.parametrize("versions", [1, 8])
 def test_list_page_queries_do_not_grow_with_versions_or_units(
-        client, staff, event, versions, django_assert_max_num_queries):
+        client, staff_actor, event, versions, django_assert_max_num_queries):
     alice = user("alice")
     player = register(event, alice, "Alice", units=None)
     units = LEGAL_UNITS + [{"name": f"Squad {i}", "slot": "troops", "points": 10, "models": 5}
                            for i in range(versions)]
     for _ in range(versions):
-        lists.submit_list(staff, player, role="", entries=entries_from_units(units))
+        lists.submit_list(staff_actor, player, role="", entries=entries_from_units(units))
     signed_in(client, alice)
     # session, user, event, player, role charts, current list, its history, slot names
     with django_assert_max_num_queries(9):
@@ -472,10 +467,10 @@ def test_list_page_queries_do_not_grow_with_versions_or_units(
 
 
 @pytest.mark.parametrize("events", [1, 12])
-def test_home_page_queries_do_not_grow_with_events(client, staff, events,
+def test_home_page_queries_do_not_grow_with_events(client, staff_actor, events,
                                                    django_assert_max_num_queries):
     for number in range(events):
-        open_event(staff, name=f"Tournoi {number}")
+        open_event(staff_actor, name=f"Tournoi {number}")
     signed_in(client, user("alice"))
     # session, user, events, charts
     with django_assert_max_num_queries(4):

@@ -16,9 +16,10 @@ from tests.tournament_fixtures import build_event, client_for, confirm, expect, 
 
 pytestmark = pytest.mark.django_db
 
-# The budgets: the game (locked), its open reports, the writes and the audit entry; a
+# The budgets: the game (locked), its open reports, the writes and the audit entry (a report
+# also keeps the opponent's notice as a row until the broker has it, notices/outbox.py); a
 # confirmation also finds an open game of the round (or, for the last one, locks the round).
-REPORT_QUERIES = 7
+REPORT_QUERIES = 8
 CONFIRM_QUERIES = 8
 
 

@@ -25,11 +25,6 @@ pytestmark = pytest.mark.django_db
 OMS = {"mode": "vp_table", "preset": "oms-2011"}
 
 
-@pytest.fixture
-def staff(admin_user) -> Actor:
-    return Actor(user=admin_user)
-
-
 def grid_url(round_: Round) -> str:
     return reverse("admin:league_round_results", args=[round_.pk])
 
@@ -64,12 +59,12 @@ def player_report(game: Game, winner: int, vp: dict[int, int] | None = None) -> 
 
 # --- the page ----------------------------------------------------------------------------------
 
-def test_grid_lists_every_table_with_its_state(admin_client, staff):
-    tournament = new_event(staff)
-    round_ = paired_round(staff, tournament, 8)
+def test_grid_lists_every_table_with_its_state(admin_client, admin_actor):
+    tournament = new_event(admin_actor)
+    round_ = paired_round(admin_actor, tournament, 8)
     a, b, c, d = tables(round_)
     player_report(b, b.player_a_id, {b.player_a_id: 900, b.player_b_id: 300})
-    results.report(staff, c.pk, results.ResultInput(winner=None))
+    results.report(admin_actor, c.pk, results.ResultInput(winner=None))
     html = admin_client.get(grid_url(round_)).content.decode()
     states = dict(re.findall(r'<tr id="table-(\d+)" class="[^"]*" data-state="(\w+)"', html))
     assert states == {str(a.table): "pending", str(b.table): "reported",
@@ -82,9 +77,9 @@ def test_grid_lists_every_table_with_its_state(admin_client, staff):
         assert f'<label class="visually-hidden" for="id_g{game.pk}-result">' in html
 
 
-def test_many_rows_in_one_post_each_through_the_results_service(admin_client, staff):
-    tournament = new_event(staff)
-    round_ = paired_round(staff, tournament, 8)
+def test_many_rows_in_one_post_each_through_the_results_service(admin_client, admin_actor):
+    tournament = new_event(admin_actor)
+    round_ = paired_round(admin_actor, tournament, 8)
     a, b, c, d = tables(round_)
     player_report(c, c.player_a_id)
     data = {**row(a, "a", vp_a=800, vp_b=200), **row(b, "draw"), **row(c, "accept"),
@@ -100,13 +95,13 @@ def test_many_rows_in_one_post_each_through_the_results_service(admin_client, st
     assert Report.objects.get(game=c).status == "confirmed"  # the player's report, accepted
     assert d.status == "pending"
     confirmations = AuditEntry.objects.filter(action="result_confirmed")
-    assert confirmations.count() == 3 and {e.actor_id for e in confirmations} == {staff.user.pk}
+    assert confirmations.count() == 3 and {e.actor_id for e in confirmations} == {admin_actor.user.pk}
 
 
 def test_a_refused_row_comes_back_as_typed_with_its_reason_and_the_rest_go_through(
-        admin_client, staff):
-    tournament = new_event(staff, name="Bandes", scoring=OMS)
-    round_ = paired_round(staff, tournament, 6)
+        admin_client, admin_actor):
+    tournament = new_event(admin_actor, name="Bandes", scoring=OMS)
+    round_ = paired_round(admin_actor, tournament, 6)
     a, b, c = tables(round_)
     data = {**row(a, "points", vp_a=1500, vp_b=400), **row(b, "points", vp_a=700),
             **row(c, "", vp_a=12)}
@@ -124,9 +119,9 @@ def test_a_refused_row_comes_back_as_typed_with_its_reason_and_the_rest_go_throu
                                      "2 tables were not recorded: see their rows."]
 
 
-def test_a_table_changed_since_the_page_was_loaded_is_not_overwritten(admin_client, staff):
-    tournament = new_event(staff)
-    round_ = paired_round(staff, tournament, 4)
+def test_a_table_changed_since_the_page_was_loaded_is_not_overwritten(admin_client, admin_actor):
+    tournament = new_event(admin_actor)
+    round_ = paired_round(admin_actor, tournament, 4)
     game = tables(round_)[0]
     seen = row(game, "b", vp_a=100, vp_b=900)
     other = Actor(user=get_user_model().objects.create_user("second", is_staff=True))
@@ -145,9 +140,9 @@ def test_a_table_changed_since_the_page_was_loaded_is_not_overwritten(admin_clie
     assert Game.objects.get(pk=game.pk).winner_id == game.player_b_id
 
 
-def test_whfb_rows_ask_points_and_the_baggage(admin_client, staff):
-    tournament = new_event(staff, "whfb", name="Nuln", advanced_rules={"baggage": True})
-    round_ = paired_round(staff, tournament, 4, with_lists=True)
+def test_whfb_rows_ask_points_and_the_baggage(admin_client, admin_actor):
+    tournament = new_event(admin_actor, "whfb", name="Nuln", advanced_rules={"baggage": True})
+    round_ = paired_round(admin_actor, tournament, 4, with_lists=True)
     a, b = tables(round_)
     html = admin_client.get(grid_url(round_)).content.decode()
     assert f'id="id_g{a.pk}-baggage"' in html and "baggage captured by" in html
@@ -160,9 +155,9 @@ def test_whfb_rows_ask_points_and_the_baggage(admin_client, staff):
     assert Game.objects.get(pk=b.pk).winner_id is None
 
 
-def test_urban_war_rows_ask_the_destroyed_commando(admin_client, staff):
-    tournament = new_event(staff, "urban-war", name="Zone")
-    round_ = paired_round(staff, tournament, 4, with_lists=True)
+def test_urban_war_rows_ask_the_destroyed_commando(admin_client, admin_actor):
+    tournament = new_event(admin_actor, "urban-war", name="Zone")
+    round_ = paired_round(admin_actor, tournament, 4, with_lists=True)
     a, b = tables(round_)
     html = admin_client.get(grid_url(round_)).content.decode()
     assert f'id="id_g{a.pk}-vp_a"' not in html and "victory points" not in html
@@ -175,9 +170,9 @@ def test_urban_war_rows_ask_the_destroyed_commando(admin_client, staff):
     assert (b.status, b.winner_id) == ("confirmed", None)
 
 
-def test_a_disputed_table_is_settled_from_the_grid(admin_client, staff):
-    tournament = new_event(staff)
-    round_ = paired_round(staff, tournament, 2)
+def test_a_disputed_table_is_settled_from_the_grid(admin_client, admin_actor):
+    tournament = new_event(admin_actor)
+    round_ = paired_round(admin_actor, tournament, 2)
     game = tables(round_)[0]
     player_report(game, game.player_a_id)
     Game.objects.filter(pk=game.pk).update(status=Game.Status.DISPUTED)
@@ -189,9 +184,9 @@ def test_a_disputed_table_is_settled_from_the_grid(admin_client, staff):
     assert Round.objects.get(pk=round_.pk).status == Round.Status.COMPLETED
 
 
-def test_grid_needs_the_change_permission_and_a_published_round(client, admin_client, staff):
-    tournament = new_event(staff)
-    round_ = paired_round(staff, tournament, 2)
+def test_grid_needs_the_change_permission_and_a_published_round(client, admin_client, admin_actor):
+    tournament = new_event(admin_actor)
+    round_ = paired_round(admin_actor, tournament, 2)
     viewer = get_user_model().objects.create_user("viewer", is_staff=True)
     client.force_login(viewer)
     assert client.get(grid_url(round_)).status_code == 403
@@ -209,15 +204,15 @@ def grid_queries(admin_client, round_: Round) -> int:
     return len(queries)
 
 
-def test_grid_page_queries_do_not_grow(admin_client, staff):
+def test_grid_page_queries_do_not_grow(admin_client, admin_actor):
     counts = []
     for players in (6, 40):
-        tournament = new_event(staff, name=f"Taille {players}")
-        round_ = paired_round(staff, tournament, players)
+        tournament = new_event(admin_actor, name=f"Taille {players}")
+        round_ = paired_round(admin_actor, tournament, players)
         games = tables(round_)
         player_report(games[0], games[0].player_a_id)
-        results.report(staff, games[1].pk, results.ResultInput(winner=None))
-        clock.act(staff, tournament, 1, clock.START, 60)
+        results.report(admin_actor, games[1].pk, results.ResultInput(winner=None))
+        clock.act(admin_actor, tournament, 1, clock.START, 60)
         counts.append(grid_queries(admin_client, round_))
     assert counts[0] == counts[1] and counts[0] <= 9
 
@@ -261,10 +256,10 @@ def test_two_organisers_sending_the_same_table_at_once_one_wins():
 
 # --- the cockpit and the pairing refusal ---------------------------------------------------------
 
-def test_cockpit_shows_results_in_and_the_clock_buttons(admin_client, staff):
-    tournament = new_event(staff)
-    round_ = paired_round(staff, tournament, 6)
-    results.report(staff, tables(round_)[0].pk, results.ResultInput(winner=None))
+def test_cockpit_shows_results_in_and_the_clock_buttons(admin_client, admin_actor):
+    tournament = new_event(admin_actor)
+    round_ = paired_round(admin_actor, tournament, 6)
+    results.report(admin_actor, tables(round_)[0].pk, results.ResultInput(winner=None))
     page = reverse("admin:league_tournament_change", args=[tournament.pk])
     html = admin_client.get(page).content.decode()
     assert "Round 1: 1 of 3 results in" in html
@@ -277,31 +272,31 @@ def test_cockpit_shows_results_in_and_the_clock_buttons(admin_client, staff):
     assert 'value="pause"' in html and 'value="extend"' in html and 'value="start"' not in html
     response = admin_client.post(clock_url, {"action": "resume", "next": page})
     assert messages_of(response) == ["The clock is not paused."]
-    assert AuditEntry.objects.filter(action="clock_start", actor=staff.user).exists()
+    assert AuditEntry.objects.filter(action="clock_start", actor=admin_actor.user).exists()
 
 
-def test_round_page_has_the_clock_and_the_grid(admin_client, staff):
-    tournament = new_event(staff)
-    round_ = paired_round(staff, tournament, 4)
+def test_round_page_has_the_clock_and_the_grid(admin_client, admin_actor):
+    tournament = new_event(admin_actor)
+    round_ = paired_round(admin_actor, tournament, 4)
     html = admin_client.get(reverse("admin:league_round_change", args=[round_.pk])).content.decode()
     assert 'id="clock-panel"' in html and grid_url(round_) in html
     assert reverse("projector", args=[tournament.slug]) in html
 
 
-def test_pairing_refusal_names_the_tables_that_block(staff):
-    tournament = new_event(staff)
-    round_ = paired_round(staff, tournament, 8)
+def test_pairing_refusal_names_the_tables_that_block(admin_actor):
+    tournament = new_event(admin_actor)
+    round_ = paired_round(admin_actor, tournament, 8)
     games = tables(round_)
-    results.report(staff, games[1].pk, results.ResultInput(winner=None))
-    results.report(staff, games[2].pk, results.ResultInput(winner=None))
+    results.report(admin_actor, games[1].pk, results.ResultInput(winner=None))
+    results.report(admin_actor, games[2].pk, results.ResultInput(winner=None))
     with pytest.raises(Conflict) as refused:
-        rounds.pair_next_round(staff, Tournament.objects.get(pk=tournament.pk))
+        rounds.pair_next_round(admin_actor, Tournament.objects.get(pk=tournament.pk))
     assert refused.value.code == "round_unconfirmed"
     assert str(refused.value) == (f"Round 1 still has results to confirm: tables "
                                   f"{games[0].table} and {games[3].table}.")
-    results.report(staff, games[0].pk, results.ResultInput(winner=None))
+    results.report(admin_actor, games[0].pk, results.ResultInput(winner=None))
     with pytest.raises(Conflict) as one:
-        rounds.pair_next_round(staff, Tournament.objects.get(pk=tournament.pk))
+        rounds.pair_next_round(admin_actor, Tournament.objects.get(pk=tournament.pk))
     assert str(one.value).endswith(f"to confirm: table {games[3].table}.")
 
 
@@ -310,12 +305,12 @@ def test_many_blocking_tables_are_counted_not_all_named():
         "tables 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 and 3 more"
 
 
-def test_grid_shows_open_tables_only_and_pages_long_rounds(admin_client, staff, monkeypatch):
+def test_grid_shows_open_tables_only_and_pages_long_rounds(admin_client, admin_actor, monkeypatch):
     monkeypatch.setattr("events.admin.round_desk.GRID_PAGE", 2)
-    tournament = new_event(staff)
-    round_ = paired_round(staff, tournament, 10)
+    tournament = new_event(admin_actor)
+    round_ = paired_round(admin_actor, tournament, 10)
     games = tables(round_)
-    results.report(staff, games[0].pk, results.ResultInput(winner=None))
+    results.report(admin_actor, games[0].pk, results.ResultInput(winner=None))
 
     def shown(query: str) -> list[str]:
         html = admin_client.get(grid_url(round_) + query).content.decode()

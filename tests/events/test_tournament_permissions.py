@@ -159,16 +159,16 @@ def test_permission_matrix(staff_user, name):
     assert answers == dict(zip(ROLES, expected, strict=True))
 
 
-def test_a_draft_tournament_is_invisible_except_to_staff(staff):
+def test_a_draft_tournament_is_invisible_except_to_staff(staff_client):
     body = {**TOURNAMENT, "status": "draft"}
-    slug = staff.post("/api/v1/tournaments/", body, format="json").json()["slug"]
+    slug = staff_client.post("/api/v1/tournaments/", body, format="json").json()["slug"]
     user = make_user("early")
-    register(staff, slug, "Early", username="early")  # staff may register during the draft
+    register(staff_client, slug, "Early", username="early")  # staff may register during the draft
     for client in (client_for(None), client_for(user)):
         expect(get(client, f"/tournaments/{slug}/"), 404, "tournament_not_found")
         expect(get(client, f"/tournaments/{slug}/players/"), 404, "tournament_not_found")
         assert slug not in {t["slug"] for t in get(client, "/tournaments/").json()}
-    assert expect(get(staff, f"/tournaments/{slug}/"), 200)["status"] == "draft"
+    assert expect(get(staff_client, f"/tournaments/{slug}/"), 200)["status"] == "draft"
 
 
 def test_a_hidden_game_is_404_whatever_the_report_body(staff_user):

@@ -16,21 +16,16 @@ from django.db import transaction
 from django.urls import reverse
 
 from accounts.models import Profile
-from events import tasks
 from events.audit import Actor
 from events.models import AuditEntry, Game, Player, Round, Tournament
 from events.services import results, rounds, tournaments
 from notices import services as notices
+from notices import tasks
 from notices.models import Notice
 from tests.browser.events import open_event, organiser, register, system_event, user
 
 pytestmark = pytest.mark.django_db
 Kind = Notice.Kind
-
-
-@pytest.fixture
-def staff():
-    return organiser()
 
 
 def by_address(outbox) -> dict[str, mail.EmailMessage]:
@@ -53,22 +48,22 @@ def four_players(event: Tournament) -> list[Player]:
     return players
 
 
-def publish(staff: Actor, event: Tournament, capture) -> Round:
-    event = tournaments.transition(staff, event, Tournament.Status.LISTS_LOCKED)
+def publish(staff_actor: Actor, event: Tournament, capture) -> Round:
+    event = tournaments.transition(staff_actor, event, Tournament.Status.LISTS_LOCKED)
     with capture(execute=True):
-        return rounds.pair_next_round(staff, event)
+        return rounds.pair_next_round(staff_actor, event)
 
 
 # --- a round published ---------------------------------------------------------------------------
 
-def test_each_player_gets_their_table_opponent_and_mission(staff, mailoutbox,
+def test_each_player_gets_their_table_opponent_and_mission(staff_actor, mailoutbox,
                                                           django_capture_on_commit_callbacks):
-    event = open_event(staff, name="Cité en flammes", language="en")
+    event = open_event(staff_actor, name="Cité en flammes", language="en")
     four_players(event)
-    event = tournaments.transition(staff, event, Tournament.Status.LISTS_LOCKED)
+    event = tournaments.transition(staff_actor, event, Tournament.Status.LISTS_LOCKED)
     mailoutbox.clear()  # the lists-locked notices
     with django_capture_on_commit_callbacks(execute=True):
-        round_ = rounds.pair_next_round(staff, event)
+        round_ = rounds.pair_next_round(staff_actor, event)
     sent = by_address(mailoutbox)
     assert set(sent) == {"alice@example.org", "bob@example.org", "carol@example.org"}
     for game in round_.games.select_related("player_a__user", "player_b__user", "mission"):
@@ -87,24 +82,24 @@ def test_each_player_gets_their_table_opponent_and_mission(staff, mailoutbox,
     assert Notice.objects.filter(kind=Kind.ROUND_PUBLISHED, status=Notice.Status.SENT).count() == 3
 
 
-def test_a_draft_round_is_announced_when_it_is_published(staff, mailoutbox,
+def test_a_draft_round_is_announced_when_it_is_published(staff_actor, mailoutbox,
                                                          django_capture_on_commit_callbacks):
-    event = open_event(staff, language="en")
+    event = open_event(staff_actor, language="en")
     four_players(event)
-    event = tournaments.transition(staff, event, Tournament.Status.LISTS_LOCKED)
+    event = tournaments.transition(staff_actor, event, Tournament.Status.LISTS_LOCKED)
     mailoutbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        rounds.pair_next_round(staff, event, draft=True)
+        rounds.pair_next_round(staff_actor, event, draft=True)
     assert mailoutbox == []
     with django_capture_on_commit_callbacks(execute=True):
-        rounds.publish_round(staff, event, 1)
+        rounds.publish_round(staff_actor, event, 1)
     assert len(mailoutbox) == 3
 
 
-def test_the_task_delivered_twice_sends_once(staff, mailoutbox, django_capture_on_commit_callbacks):
-    event = open_event(staff, language="en")
+def test_the_task_delivered_twice_sends_once(staff_actor, mailoutbox, django_capture_on_commit_callbacks):
+    event = open_event(staff_actor, language="en")
     four_players(event)
-    round_ = publish(staff, event, django_capture_on_commit_callbacks)
+    round_ = publish(staff_actor, event, django_capture_on_commit_callbacks)
     round_.refresh_from_db()
     first = len(mailoutbox)
     assert first == 3
@@ -115,50 +110,50 @@ def test_the_task_delivered_twice_sends_once(staff, mailoutbox, django_capture_o
     assert Notice.objects.filter(kind=Kind.ROUND_PUBLISHED).count() == 3
 
 
-def test_a_round_paired_again_is_a_new_notice(staff, mailoutbox, django_capture_on_commit_callbacks):
-    event = open_event(staff, language="en")
+def test_a_round_paired_again_is_a_new_notice(staff_actor, mailoutbox, django_capture_on_commit_callbacks):
+    event = open_event(staff_actor, language="en")
     four_players(event)
-    publish(staff, event, django_capture_on_commit_callbacks)
+    publish(staff_actor, event, django_capture_on_commit_callbacks)
     mailoutbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        rounds.repair_published_round(staff, event, 1, "1")
+        rounds.repair_published_round(staff_actor, event, 1, "1")
     assert len(mailoutbox) == 3
     assert Notice.objects.filter(kind=Kind.ROUND_PUBLISHED).count() == 6
 
 
-def test_an_older_publication_is_not_sent_after_a_newer_one(staff, mailoutbox,
+def test_an_older_publication_is_not_sent_after_a_newer_one(staff_actor, mailoutbox,
                                                             django_capture_on_commit_callbacks):
-    event = open_event(staff, language="en")
+    event = open_event(staff_actor, language="en")
     four_players(event)
-    round_ = publish(staff, event, django_capture_on_commit_callbacks)
+    round_ = publish(staff_actor, event, django_capture_on_commit_callbacks)
     stale = "1"  # a stamp that is not the round's publication any more
     assert notices.send(Kind.ROUND_PUBLISHED, round_.pk, stale).as_dict() == {
         "sent": 0, "skipped": 0, "failed": 0}
 
 
-def test_nothing_is_sent_when_the_action_is_rolled_back(staff, mailoutbox,
+def test_nothing_is_sent_when_the_action_is_rolled_back(staff_actor, mailoutbox,
                                                         django_capture_on_commit_callbacks):
-    event = open_event(staff, language="en")
+    event = open_event(staff_actor, language="en")
     four_players(event)
     with (django_capture_on_commit_callbacks(execute=True) as callbacks,
           pytest.raises(RuntimeError), transaction.atomic()):
-        tournaments.transition(staff, event, Tournament.Status.LISTS_LOCKED)
+        tournaments.transition(staff_actor, event, Tournament.Status.LISTS_LOCKED)
         raise RuntimeError("a later step of the same action fails")
     assert callbacks == [] and mailoutbox == []
     assert Tournament.objects.get(pk=event.pk).status == Tournament.Status.REGISTRATION_OPEN
 
 
-def test_a_scenario_round_of_another_system(staff, mailoutbox, django_capture_on_commit_callbacks):
-    event = system_event(staff, "whfb", "whfb-open", "Bataille de Nuln", points_limit=2000, language="en",
+def test_a_scenario_round_of_another_system(staff_actor, mailoutbox, django_capture_on_commit_callbacks):
+    event = system_event(staff_actor, "whfb", "whfb-open", "Bataille de Nuln", points_limit=2000, language="en",
                          scoring={"mode": "vp_table", "preset": "oms-2011"})
     for name in ("Anna", "Boris"):
         tournaments.register_player(Actor(user=user(name.lower())), event, name=name)
-    event = tournaments.transition(staff, event, Tournament.Status.LISTS_LOCKED)
-    rounds.pair_next_round(staff, event, draft=True)
-    rounds.set_scenario(staff, event, 1, "Hold the bridge\nuntil turn 6")
+    event = tournaments.transition(staff_actor, event, Tournament.Status.LISTS_LOCKED)
+    rounds.pair_next_round(staff_actor, event, draft=True)
+    rounds.set_scenario(staff_actor, event, 1, "Hold the bridge\nuntil turn 6")
     mailoutbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        rounds.publish_round(staff, event, 1)
+        rounds.publish_round(staff_actor, event, 1)
     assert len(mailoutbox) == 2
     for message in mailoutbox:
         assert "Mission:" not in message.body
@@ -167,13 +162,13 @@ def test_a_scenario_round_of_another_system(staff, mailoutbox, django_capture_on
 
 # --- the recipient: language, opt-out, no account or no address ---------------------------------
 
-def test_each_recipient_reads_their_own_language(staff, mailoutbox,
+def test_each_recipient_reads_their_own_language(staff_actor, mailoutbox,
                                                  django_capture_on_commit_callbacks):
-    event = open_event(staff, language="en")
+    event = open_event(staff_actor, language="en")
     players = four_players(event)
     Profile.objects.create(user=players[0].user, language="fr")
     Profile.objects.create(user=players[1].user, language="en")
-    round_ = publish(staff, event, django_capture_on_commit_callbacks)
+    round_ = publish(staff_actor, event, django_capture_on_commit_callbacks)
     sent = by_address(mailoutbox[-3:])
     games = {pid: g for g in round_.games.select_related("mission") for pid in g.player_ids}
     mission = games[players[0].pk].mission
@@ -185,18 +180,18 @@ def test_each_recipient_reads_their_own_language(staff, mailoutbox,
     assert languages == {"alice": "fr", "bob": "en", "carol": "en"}
 
 
-def test_without_preference_the_events_language(staff, mailoutbox,
+def test_without_preference_the_events_language(staff_actor, mailoutbox,
                                                 django_capture_on_commit_callbacks):
-    event = open_event(staff, language="fr")
+    event = open_event(staff_actor, language="fr")
     players = four_players(event)
-    round_ = publish(staff, event, django_capture_on_commit_callbacks)
+    round_ = publish(staff_actor, event, django_capture_on_commit_callbacks)
     mission = next(g for g in round_.games.all() if players[2].pk in g.player_ids).mission
     assert f": {mission.name_fr}" in by_address(mailoutbox[-3:])["carol@example.org"].body
 
 
-def test_players_who_turned_notices_off_get_none(staff, client, mailoutbox,
+def test_players_who_turned_notices_off_get_none(staff_actor, client, mailoutbox,
                                                  django_capture_on_commit_callbacks):
-    event = open_event(staff, language="en")
+    event = open_event(staff_actor, language="en")
     players = four_players(event)
     bob = players[1].user
     client.force_login(bob)
@@ -208,35 +203,35 @@ def test_players_who_turned_notices_off_get_none(staff, client, mailoutbox,
     assert AuditEntry.objects.filter(action="account.notices", actor=bob).exists()
     page = client.get(reverse("profile")).content.decode()
     assert "checked" not in re.search(r'<input[^>]*name="notices"[^>]*>', page).group(0)
-    publish(staff, event, django_capture_on_commit_callbacks)
+    publish(staff_actor, event, django_capture_on_commit_callbacks)
     assert "bob@example.org" not in {m.to[0] for m in mailoutbox}
     assert not Notice.objects.filter(recipient=bob).exists()
     client.post(reverse("profile"), {"email": bob.email, "language": "", "notices": "on"})
     assert Profile.objects.get(user=bob).notices is True
 
 
-def test_an_account_without_address_is_skipped(staff, mailoutbox,
+def test_an_account_without_address_is_skipped(staff_actor, mailoutbox,
                                                django_capture_on_commit_callbacks):
-    event = open_event(staff, language="en")
+    event = open_event(staff_actor, language="en")
     players = four_players(event)
     get_user_model().objects.filter(pk=players[2].user_id).update(email="")
-    publish(staff, event, django_capture_on_commit_callbacks)
+    publish(staff_actor, event, django_capture_on_commit_callbacks)
     assert "carol@example.org" not in {m.to[0] for m in mailoutbox}
     assert len(mailoutbox) == 2
 
 
 # --- reports and disputes ---------------------------------------------------------------------------
 
-def two_player_game(staff, capture) -> tuple[Game, Player, Player]:
-    event = open_event(staff, name="Duel", language="en")
+def two_player_game(staff_actor, capture) -> tuple[Game, Player, Player]:
+    event = open_event(staff_actor, name="Duel", language="en")
     a, b = (register(event, user(name.lower()), name) for name in ("Alice", "Bob"))
-    round_ = publish(staff, event, capture)
+    round_ = publish(staff_actor, event, capture)
     return round_.games.get(), a, b
 
 
-def test_the_opponent_is_told_to_confirm_or_dispute(staff, mailoutbox,
+def test_the_opponent_is_told_to_confirm_or_dispute(staff_actor, mailoutbox,
                                                     django_capture_on_commit_callbacks):
-    game, a, b = two_player_game(staff, django_capture_on_commit_callbacks)
+    game, a, b = two_player_game(staff_actor, django_capture_on_commit_callbacks)
     mailoutbox.clear()
     content = results.ResultInput(winner=a.pk, victory_points={a.pk: 12, b.pk: 5})
     with django_capture_on_commit_callbacks(execute=True):
@@ -253,9 +248,9 @@ def test_the_opponent_is_told_to_confirm_or_dispute(staff, mailoutbox,
     assert len(mailoutbox) == 1
 
 
-def test_a_contradicting_report_says_the_game_is_disputed(staff, mailoutbox,
+def test_a_contradicting_report_says_the_game_is_disputed(staff_actor, mailoutbox,
                                                           django_capture_on_commit_callbacks):
-    game, a, b = two_player_game(staff, django_capture_on_commit_callbacks)
+    game, a, b = two_player_game(staff_actor, django_capture_on_commit_callbacks)
     results.report(Actor(user=a.user), game.pk, results.ResultInput(winner=a.pk))
     mailoutbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
@@ -266,9 +261,9 @@ def test_a_contradicting_report_says_the_game_is_disputed(staff, mailoutbox,
     assert "Result: Bob won" in message.body
 
 
-def test_the_same_result_from_both_players_needs_no_notice(staff, mailoutbox,
+def test_the_same_result_from_both_players_needs_no_notice(staff_actor, mailoutbox,
                                                            django_capture_on_commit_callbacks):
-    game, a, b = two_player_game(staff, django_capture_on_commit_callbacks)
+    game, a, b = two_player_game(staff_actor, django_capture_on_commit_callbacks)
     results.report(Actor(user=a.user), game.pk, results.ResultInput(winner=a.pk))
     mailoutbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
@@ -276,15 +271,15 @@ def test_the_same_result_from_both_players_needs_no_notice(staff, mailoutbox,
     assert mailoutbox == []
 
 
-def test_both_players_hear_that_a_dispute_is_settled(staff, mailoutbox,
+def test_both_players_hear_that_a_dispute_is_settled(staff_actor, mailoutbox,
                                                      django_capture_on_commit_callbacks):
-    game, a, b = two_player_game(staff, django_capture_on_commit_callbacks)
+    game, a, b = two_player_game(staff_actor, django_capture_on_commit_callbacks)
     results.report(Actor(user=a.user), game.pk, results.ResultInput(winner=a.pk))
     results.dispute(Actor(user=b.user), game.pk, "not what happened")
     mailoutbox.clear()
     settle = results.ResultInput(winner=None, victory_points={a.pk: 7, b.pk: 7})
     with django_capture_on_commit_callbacks(execute=True):
-        results.report(staff, game.pk, settle)
+        results.report(staff_actor, game.pk, settle)
     sent = by_address(mailoutbox)
     assert set(sent) == {"alice@example.org", "bob@example.org"}
     for message in sent.values():
@@ -292,24 +287,24 @@ def test_both_players_hear_that_a_dispute_is_settled(staff, mailoutbox,
         assert game_link(game) in message.body
 
 
-def test_a_staff_result_on_an_undisputed_game_is_no_settlement(staff, mailoutbox,
+def test_a_staff_result_on_an_undisputed_game_is_no_settlement(staff_actor, mailoutbox,
                                                                django_capture_on_commit_callbacks):
-    game, a, _b = two_player_game(staff, django_capture_on_commit_callbacks)
+    game, a, _b = two_player_game(staff_actor, django_capture_on_commit_callbacks)
     mailoutbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        results.report(staff, game.pk, results.ResultInput(winner=a.pk))
+        results.report(staff_actor, game.pk, results.ResultInput(winner=a.pk))
     assert mailoutbox == []
 
 
 # --- lists locked ------------------------------------------------------------------------------------
 
-def test_locking_the_lists_tells_each_player_about_their_list(staff, mailoutbox,
+def test_locking_the_lists_tells_each_player_about_their_list(staff_actor, mailoutbox,
                                                              django_capture_on_commit_callbacks):
-    event = open_event(staff, name="Verrou", language="en")
+    event = open_event(staff_actor, name="Verrou", language="en")
     alice = register(event, user("alice"), "Alice")
     bob = register(event, user("bob"), "Bob", units=None)
     with django_capture_on_commit_callbacks(execute=True):
-        tournaments.transition(staff, event, Tournament.Status.LISTS_LOCKED)
+        tournaments.transition(staff_actor, event, Tournament.Status.LISTS_LOCKED)
     sent = by_address(mailoutbox)
     assert set(sent) == {"alice@example.org", "bob@example.org"}
     assert sent["alice@example.org"].subject == "[Verrou] The lists are locked"
@@ -320,17 +315,17 @@ def test_locking_the_lists_tells_each_player_about_their_list(staff, mailoutbox,
     assert bob.pk  # registered without a list, still told
     # Reopened and locked again: a new event, new e-mails.
     with django_capture_on_commit_callbacks(execute=True):
-        tournaments.transition(staff, event, Tournament.Status.REGISTRATION_OPEN)
+        tournaments.transition(staff_actor, event, Tournament.Status.REGISTRATION_OPEN)
     with django_capture_on_commit_callbacks(execute=True):
-        tournaments.transition(staff, event, Tournament.Status.LISTS_LOCKED)
+        tournaments.transition(staff_actor, event, Tournament.Status.LISTS_LOCKED)
     assert len(mailoutbox) == 4
 
 
 # --- failures ----------------------------------------------------------------------------------------
 
-def test_a_failed_send_is_recorded_and_retried_once_it_works(staff, mailoutbox, monkeypatch,
+def test_a_failed_send_is_recorded_and_retried_once_it_works(staff_actor, mailoutbox, monkeypatch,
                                                              django_capture_on_commit_callbacks):
-    event = open_event(staff, name="Panne", language="en")
+    event = open_event(staff_actor, name="Panne", language="en")
     register(event, user("alice"), "Alice")
 
     def broken(self, *args, **kwargs):
@@ -338,7 +333,7 @@ def test_a_failed_send_is_recorded_and_retried_once_it_works(staff, mailoutbox, 
 
     monkeypatch.setattr(mail.EmailMessage, "send", broken)
     with django_capture_on_commit_callbacks(execute=True):
-        tournaments.transition(staff, event, Tournament.Status.LISTS_LOCKED)
+        tournaments.transition(staff_actor, event, Tournament.Status.LISTS_LOCKED)
     notice = Notice.objects.get()
     assert notice.status == Notice.Status.FAILED and "mail server down" in notice.error
     monkeypatch.undo()
@@ -347,8 +342,8 @@ def test_a_failed_send_is_recorded_and_retried_once_it_works(staff, mailoutbox, 
     assert Notice.objects.get().status == Notice.Status.SENT and len(mailoutbox) == 1
 
 
-def test_a_claimed_notice_is_never_claimed_twice(staff):
-    event = open_event(staff, language="en")
+def test_a_claimed_notice_is_never_claimed_twice(staff_actor):
+    event = open_event(staff_actor, language="en")
     account = user("alice")
     assert notices.claim(event.pk, account.pk, Kind.LISTS_LOCKED, "1@2") is not None
     assert notices.claim(event.pk, account.pk, Kind.LISTS_LOCKED, "1@2") is None
@@ -376,14 +371,14 @@ def wait_for_sent(count: int, timeout: float = 60) -> list[str]:
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_real_worker_sends_each_notice_once(celery_worker_process):
-    staff = organiser()
-    event = open_event(staff, name="Ouvrier", language="en")
+    staff_actor = organiser()
+    event = open_event(staff_actor, name="Ouvrier", language="en")
     for name in ("Alice", "Bob", "Carol"):
         register(event, user(name.lower()), name)  # each registration is confirmed by e-mail
     wait_for_sent(3)
-    tournaments.transition(staff, event, Tournament.Status.LISTS_LOCKED)  # commits: queued
+    tournaments.transition(staff_actor, event, Tournament.Status.LISTS_LOCKED)  # commits: queued
     wait_for_sent(6)
-    round_ = rounds.pair_next_round(staff, event)
+    round_ = rounds.pair_next_round(staff_actor, event)
     wait_for_sent(9)
     round_.refresh_from_db()
     # Delivered twice more, at once: the worker claims nothing new.

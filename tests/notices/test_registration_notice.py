@@ -18,24 +18,20 @@ from django.urls import reverse
 from PIL import Image
 
 from accounts.models import Profile
-from events import tasks
 from events.audit import Actor
 from events.models import Player, Tournament
 from events.services import imports, tournaments
 from notices import services as notices
+from notices import tasks
 from notices.models import Notice
-from tests.browser.events import open_event, organiser, register, user
+from tests.browser.events import open_event, register, user
+from venue import notice_letters
 from venue.checkin_codes import read_code, shown
 from venue.services import checkin, invitations
 
 pytestmark = pytest.mark.django_db
 Kind = Notice.Kind
 SCALE, BORDER = 6, 4  # venue.qr.qr_png's
-
-
-@pytest.fixture
-def staff():
-    return organiser()
 
 
 def desk_link(player: Player) -> str:
@@ -71,8 +67,8 @@ def assert_qr_of(png: bytes, text: str) -> None:
 
 
 def test_a_player_who_registers_gets_their_code_and_its_qr_code(
-        staff, mailoutbox, django_capture_on_commit_callbacks):
-    event = open_event(staff, name="Cité en flammes", language="en", starts_on=date(2026, 3, 14))
+        staff_actor, mailoutbox, django_capture_on_commit_callbacks):
+    event = open_event(staff_actor, name="Cité en flammes", language="en", starts_on=date(2026, 3, 14))
     with django_capture_on_commit_callbacks(execute=True):
         alice = register(event, user("alice"), "Alice Martin", units=None)
     (message,) = mailoutbox
@@ -88,11 +84,11 @@ def test_a_player_who_registers_gets_their_code_and_its_qr_code(
     assert "<" not in body
     (html, mimetype), = message.alternatives
     assert mimetype == "text/html"
-    assert f'src="cid:{notices.QR_CID}"' in html and code in html
+    assert f'src="cid:{notice_letters.QR_CID}"' in html and code in html
     assert f'href="{settings.SITE_URL}{reverse("tournament", args=[event.slug])}"' in html
     image = qr_image(message)
     assert image.get_content_type() == "image/png"
-    assert image["Content-ID"] == f"<{notices.QR_CID}>"
+    assert image["Content-ID"] == f"<{notice_letters.QR_CID}>"
     assert image["Content-Disposition"].startswith("inline")
     png = image.get_payload(decode=True)
     assert_qr_of(png, desk_link(alice))
@@ -104,9 +100,9 @@ def test_a_player_who_registers_gets_their_code_and_its_qr_code(
     assert (notice.recipient, notice.status, notice.language) == (alice.user, "sent", "en")
 
 
-def test_the_e_mail_is_in_the_players_language(staff, mailoutbox,
+def test_the_e_mail_is_in_the_players_language(staff_actor, mailoutbox,
                                                django_capture_on_commit_callbacks):
-    event = open_event(staff, name="Verrou", language="en", starts_on=date(2026, 3, 14))
+    event = open_event(staff_actor, name="Verrou", language="en", starts_on=date(2026, 3, 14))
     account = user("bruno")
     Profile.objects.create(user=account, language="fr")
     with django_capture_on_commit_callbacks(execute=True):
@@ -117,8 +113,8 @@ def test_the_e_mail_is_in_the_players_language(staff, mailoutbox,
     assert 'lang="fr"' in message.alternatives[0][0]
 
 
-def test_an_event_without_a_date_says_none(staff, mailoutbox, django_capture_on_commit_callbacks):
-    event = open_event(staff, name="Sans date", language="en")
+def test_an_event_without_a_date_says_none(staff_actor, mailoutbox, django_capture_on_commit_callbacks):
+    event = open_event(staff_actor, name="Sans date", language="en")
     with django_capture_on_commit_callbacks(execute=True):
         register(event, user("carol"), "Carol", units=None)
     (message,) = mailoutbox
@@ -126,8 +122,8 @@ def test_an_event_without_a_date_says_none(staff, mailoutbox, django_capture_on_
 
 
 def test_sent_once_per_registration_even_when_the_task_runs_twice(
-        staff, mailoutbox, django_capture_on_commit_callbacks):
-    event = open_event(staff, language="en")
+        staff_actor, mailoutbox, django_capture_on_commit_callbacks):
+    event = open_event(staff_actor, language="en")
     with django_capture_on_commit_callbacks(execute=True):
         alice = register(event, user("alice"), "Alice", units=None)
     again = tasks.send_notices.apply(args=[Kind.REGISTERED, alice.pk, ""]).get()
@@ -135,9 +131,9 @@ def test_sent_once_per_registration_even_when_the_task_runs_twice(
     assert len(mailoutbox) == 1 and Notice.objects.filter(kind=Kind.REGISTERED).count() == 1
 
 
-def test_players_who_turned_notices_off_get_none(staff, mailoutbox,
+def test_players_who_turned_notices_off_get_none(staff_actor, mailoutbox,
                                                  django_capture_on_commit_callbacks):
-    event = open_event(staff, language="en")
+    event = open_event(staff_actor, language="en")
     account = user("dora")
     Profile.objects.create(user=account, notices=False)
     with django_capture_on_commit_callbacks(execute=True):
@@ -146,35 +142,35 @@ def test_players_who_turned_notices_off_get_none(staff, mailoutbox,
 
 
 def test_staff_registrations_mail_the_accounts_and_not_the_walk_ins(
-        staff, mailoutbox, django_capture_on_commit_callbacks):
-    event = open_event(staff, language="en")
+        staff_actor, mailoutbox, django_capture_on_commit_callbacks):
+    event = open_event(staff_actor, language="en")
     user("erwan")
     with django_capture_on_commit_callbacks(execute=True):
-        tournaments.register_player(staff, event, name="Erwan", username="erwan")
-        tournaments.register_player(staff, event, name="Walk-in")
+        tournaments.register_player(staff_actor, event, name="Erwan", username="erwan")
+        tournaments.register_player(staff_actor, event, name="Walk-in")
     assert [m.to for m in mailoutbox] == [["erwan@example.org"]]
 
 
 def test_a_csv_import_mails_each_account_once_and_a_refused_file_mails_nobody(
-        staff, mailoutbox, django_capture_on_commit_callbacks):
-    event = open_event(staff, language="en")
+        staff_actor, mailoutbox, django_capture_on_commit_callbacks):
+    event = open_event(staff_actor, language="en")
     user("fanny")
     user("gael")
     refused = b"name,username\nFanny,fanny\nNobody,no-such-account\n"
     with django_capture_on_commit_callbacks(execute=True):
-        result = imports.import_players_csv(staff, event, refused)
+        result = imports.import_players_csv(staff_actor, event, refused)
     assert result.errors and mailoutbox == []  # rolled back: nobody registered, nothing sent
     accepted = b"name,username\nFanny,fanny\nGael,gael\nWalk-in,\n"
     with django_capture_on_commit_callbacks(execute=True):
-        result = imports.import_players_csv(staff, event, accepted)
+        result = imports.import_players_csv(staff_actor, event, accepted)
     assert not result.errors
     assert sorted(m.to[0] for m in mailoutbox) == ["fanny@example.org", "gael@example.org"]
 
 
 def test_a_walk_in_linked_to_an_account_gets_the_e_mail_then(
-        staff, mailoutbox, django_capture_on_commit_callbacks):
-    event = open_event(staff, name="Les Loups", language="en")
-    walk_in = tournaments.register_player(staff, event, name="Anne Martin")
+        staff_actor, mailoutbox, django_capture_on_commit_callbacks):
+    event = open_event(staff_actor, name="Les Loups", language="en")
+    walk_in = tournaments.register_player(staff_actor, event, name="Anne Martin")
     token = invitations.make_token(walk_in, "anne@example.org")
     anne = user("anne")
     with django_capture_on_commit_callbacks(execute=True):
@@ -184,8 +180,8 @@ def test_a_walk_in_linked_to_an_account_gets_the_e_mail_then(
     assert_qr_of(qr_image(message).get_payload(decode=True), desk_link(walk_in))
 
 
-def test_a_player_dropped_or_an_event_finished_before_the_task_gets_nothing(staff, mailoutbox):
-    event = open_event(staff, language="en")
+def test_a_player_dropped_or_an_event_finished_before_the_task_gets_nothing(staff_actor, mailoutbox):
+    event = open_event(staff_actor, language="en")
     alice = register(event, user("alice"), "Alice", units=None)  # callbacks not run
     Player.objects.filter(pk=alice.pk).update(dropped=True)
     assert notices.send(Kind.REGISTERED, alice.pk).as_dict() == {"sent": 0, "skipped": 0,

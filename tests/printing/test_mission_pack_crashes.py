@@ -23,11 +23,11 @@ from rest_framework.test import APIClient
 import events.admin  # noqa: F401  (registers the admin before the URLs load)
 from config.celery import app as celery_app
 from config.celery import redelivery_problem
-from events import tasks
 from events.audit import SYSTEM
 from events.models import AuditEntry, Round
+from printing import tasks
 from printing.models import MissionPack
-from printing.services import packs
+from printing.services import mission_pack, packs
 from tests.printing.test_mission_packs import (
     check_pack_pdf,
     pack_files,
@@ -188,8 +188,8 @@ def test_a_redelivered_run_takes_over_and_the_old_run_never_writes(media):
     assert pack_files(media, pack) == []  # neither the final file nor its temporary file
     pack.refresh_from_db()
     assert pack.status == Status.RUNNING and pack.progress == 0
-    content = packs.pack_content(round_)
-    packs.store_atomically(pack, lambda out: packs.render_pack(content, out),
+    content = mission_pack.pack_content(round_)
+    packs.store_atomically(pack, lambda out: mission_pack.render_pack(content, out),
                            publish=packs._publisher(pack, second))
     pack.refresh_from_db()
     assert pack.status == Status.DONE and pack.progress == 100

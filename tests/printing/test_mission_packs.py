@@ -27,16 +27,15 @@ from rest_framework.test import APIClient
 import events.admin  # noqa: F401  (registers the admin before the URLs load)
 import printing.admin
 from armylists.models import Chart
-from events import tasks
 from events.audit import SYSTEM
 from events.models import AuditEntry, Round
 from events.services import rounds, tournaments
 from missions.models import Level, Mission
-from printing import diagram
+from printing import diagram, tasks
 from printing.data import PackContent, PackHeader, RollLine, Side, TableSheet
 from printing.models import MissionPack
 from printing.render import render_forms, render_job, render_pack, whole_document
-from printing.services import packs
+from printing.services import mission_pack, packs
 
 Status = MissionPack.Status
 A4_POINTS = (595, 842)
@@ -157,7 +156,7 @@ def test_bye_is_a_pairing_line_not_a_sheet(media):
     round_ = paired_round(9)
     bye = round_.games.get(player_b__isnull=True).player_a
     out = io.BytesIO()
-    render_pack(packs.pack_content(round_), out)
+    render_pack(mission_pack.pack_content(round_), out)
     pages = pdf_pages_text(out.getvalue())
     assert bye.name in pages[1]  # the pairings list
     assert all(bye.name not in page for page in pages[2:])
@@ -169,7 +168,7 @@ def test_pack_is_in_the_tournament_language(language):
     round_ = paired_round(4, language=language)
     mission = round_.mission
     out = io.BytesIO()
-    render_pack(packs.pack_content(round_), out)
+    render_pack(mission_pack.pack_content(round_), out)
     text = "\n".join(pdf_pages_text(out.getvalue()))
     wanted, other = (mission.name_en, mission.name_fr) if language == "en" else \
         (mission.name_fr, mission.name_en)
@@ -181,7 +180,7 @@ def test_pack_is_in_the_tournament_language(language):
 @pytest.mark.django_db
 def test_per_table_special_missions_print_roles_and_allowances():
     round_ = paired_round(40, level="gamma", missions="per_table", on_six="special", seed=3)
-    content = packs.pack_content(round_)
+    content = mission_pack.pack_content(round_)
     games = {g.table: g for g in round_.games.select_related("mission", "player_a", "player_b")}
     with_roles = [s for s in content.sheets if games[s.table].roles]
     assert with_roles, "seed 3 should roll at least one special mission"
@@ -205,7 +204,7 @@ def test_per_table_special_missions_print_roles_and_allowances():
 def test_stamped_sheets_look_like_the_sheets_laid_out_whole():
     """Forms + text overlays give the page the template gives with the text inline."""
     round_ = paired_round(6, level="omega", seed=2)
-    content = packs.pack_content(round_)
+    content = mission_pack.pack_content(round_)
     stamped = io.BytesIO()
     render_pack(content, stamped)
     whole = render_job(whole_document(content))
@@ -223,15 +222,15 @@ def test_every_mission_sheet_fits_one_page_at_omega(language):
     """Omega has the most special rules and the widest diagram: the longest sheets."""
     level = Level.objects.get(slug="omega")
     with translation.override(language):
-        catalogue = packs.Catalogue(level)
-        blocks = {m.slug: packs.mission_block(m, catalogue) for m in Mission.objects.all()}
+        catalogue = mission_pack.Catalogue(level)
+        blocks = {m.slug: mission_pack.mission_block(m, catalogue) for m in Mission.objects.all()}
         sheets = []
         for number, mission in enumerate(Mission.objects.all(), start=1):
             roles = ("attacker", "defender") if mission.roles else (None, None)
             sides = [Side("N" * 60, "C" * 60, "F" * 60, role or "",
                           catalogue.allowance(mission, role)) for role in roles]
             steps = ["mission", "roles", "deployment", "stratagem_declaration", "dawn_dusk"]
-            rolls = tuple(RollLine(str(packs.PURPOSES[p]), "D6: 1 · 1 · 6", "D6: 1 · 1 · 5", "",
+            rolls = tuple(RollLine(str(mission_pack.PURPOSES[p]), "D6: 1 · 1 · 6", "D6: 1 · 1 · 5", "",
                                    "O" * 80) for p in steps)
             sheets.append(TableSheet(number, mission.slug, sides[0], sides[1], rolls))
     header = PackHeader(language, "E" * 80, 12, level.name, "31 December 2026", ())
@@ -247,7 +246,7 @@ def test_every_mission_sheet_fits_one_page_at_omega(language):
 def test_progress_is_reported_after_each_document(media):
     round_ = paired_round(12)
     calls = []
-    render_pack(packs.pack_content(round_), io.BytesIO(), chunk_tables=2,
+    render_pack(mission_pack.pack_content(round_), io.BytesIO(), chunk_tables=2,
                 progress=lambda done, total: calls.append((done, total)))
     total = 2 + 3  # forms, front matter, then 6 tables in chunks of 2
     assert calls == [(n, total) for n in range(1, total + 1)]

@@ -22,7 +22,7 @@ from missions.models import Level
 from printing import fonts
 from printing.data import PackContent, PackHeader, PairingLine
 from printing.render import render_forms, render_job, render_pack, whole_document
-from printing.services import packs
+from printing.services import mission_pack
 from tests.printing.test_mission_packs import (
     check_pack_pdf,
     page_pixels,
@@ -90,7 +90,7 @@ def unusual_round() -> Round:
 @pytest.mark.django_db
 def test_unusual_names_land_inside_their_boxes_and_extract():
     round_ = unusual_round()
-    content = packs.pack_content(round_)
+    content = mission_pack.pack_content(round_)
     forms = render_forms(content)  # the sheet forms come first in the pack's forms too
     out = io.BytesIO()
     render_pack(content, out)
@@ -121,7 +121,7 @@ def test_unusual_names_land_inside_their_boxes_and_extract():
 def test_a_name_drawn_as_boxes_still_inks_its_slot():
     """Characters the font lacks print as its missing-glyph box, never as nothing."""
     round_ = unusual_round()
-    content = packs.pack_content(round_)
+    content = mission_pack.pack_content(round_)
     forms = render_forms(content)
     out = io.BytesIO()
     render_pack(content, out)
@@ -148,7 +148,7 @@ def test_a_name_drawn_as_boxes_still_inks_its_slot():
 def test_every_table_prints_all_of_its_own_texts(language):
     round_ = paired_round(40, language=language, level="gamma", missions="per_table",
                           on_six="special", seed=3)
-    content = packs.pack_content(round_)
+    content = mission_pack.pack_content(round_)
     out = io.BytesIO()
     render_pack(content, out)
     pages = [flat(page) for page in pdf_pages_text(out.getvalue())]
@@ -210,7 +210,7 @@ def test_the_pairings_list_breaks_pages_where_weasyprint_would():
 @pytest.mark.django_db
 def test_without_the_fonts_the_texts_are_laid_out_by_weasyprint(monkeypatch, tmp_path):
     round_ = paired_round(9)
-    content = packs.pack_content(round_)
+    content = mission_pack.pack_content(round_)
     monkeypatch.setenv("MUSTER_PACK_FONT_DIR", str(tmp_path))  # holds no font
     fonts.face.cache_clear()
     try:

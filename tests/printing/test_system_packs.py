@@ -17,12 +17,12 @@ from django.utils import translation
 
 from armylists.models import Chart, GameSystem
 from armylists.validation import Entry
-from events import tasks
 from events.audit import SYSTEM
 from events.models import Round
 from events.services import lists, rounds, tournaments
 from events.systems import DEFAULT, all_event_rules
 from missions.models import Level, Mission
+from printing import tasks
 from printing.data import (
     CORE_BLOCKS,
     BandCell,
@@ -35,7 +35,7 @@ from printing.data import (
 )
 from printing.models import MissionPack
 from printing.render import RenderError, render_forms, render_job, render_pack, whole_document
-from printing.services import packs, sheet_boxes
+from printing.services import mission_pack, sheet_boxes
 from tests.printing.test_mission_packs import check_pack_pdf, page_pixels, pdf_pages_text
 
 Status = MissionPack.Status
@@ -152,7 +152,7 @@ def content_queries(round_: Round) -> tuple[PackContent, int]:
     round_ = Round.objects.select_related("tournament__level", "tournament__game_system",
                                           "mission").get(pk=round_.pk)
     with CaptureQueriesContext(connection) as queries:
-        content = packs.pack_content(round_)
+        content = mission_pack.pack_content(round_)
     return content, len(queries)
 
 
@@ -172,7 +172,7 @@ def test_standard_events_print_no_dynamics_box(media):
         points_limit=1500, level=Level.objects.get(slug="alpha"), rounds=3, seed=5,
         language="en", status="registration_open")
     register(tournament, 4)
-    content = packs.pack_content(rounds.pair_next_round(SYSTEM, tournament))
+    content = mission_pack.pack_content(rounds.pair_next_round(SYSTEM, tournament))
     assert all(s.blocks == CORE_BLOCKS and not s.boxes and not s.dense for s in content.sheets)
 
 
@@ -184,15 +184,15 @@ def test_every_dynamics_sheet_fits_one_page_at_omega(language):
     box = DynamicsBox("8" * 90, "9" * 90, "1" * 40, "2" * 40, "N" * 60)
     blocks = ("mission", "rolls", "dynamics", "stratagems", "result")
     with translation.override(language):
-        catalogue = packs.Catalogue(level)
-        missions = {m.slug: packs.mission_block(m, catalogue) for m in Mission.objects.all()}
+        catalogue = mission_pack.Catalogue(level)
+        missions = {m.slug: mission_pack.mission_block(m, catalogue) for m in Mission.objects.all()}
         sheets = []
         for number, mission in enumerate(Mission.objects.all(), start=1):
             roles = ("attacker", "defender") if mission.roles else (None, None)
             sides = [Side("N" * 60, "C" * 60, "F" * 60, role or "",
                           catalogue.allowance(mission, role)) for role in roles]
             steps = ["mission", "roles", "deployment", "stratagem_declaration", "dawn_dusk"]
-            rolls = tuple(RollLine(str(packs.PURPOSES[p]), "D6: 1 · 1 · 6", "D6: 1 · 1 · 5", "",
+            rolls = tuple(RollLine(str(mission_pack.PURPOSES[p]), "D6: 1 · 1 · 6", "D6: 1 · 1 · 5", "",
                                    "O" * 80) for p in steps)
             sheets.append(TableSheet(number, mission.slug, sides[0], sides[1], rolls, blocks,
                                      (box,)))
@@ -265,7 +265,7 @@ def test_system_sheets_stamped_look_like_the_sheets_laid_out_whole():
     """Boxes keep the forms + overlays design: same pixels as the sheet laid out in one piece."""
     every_option = {"mantlets": True, "stakes": True, "baggage": True}
     for round_ in (whfb_round(6, advanced_rules=every_option), dynamics_round(6)):
-        content = packs.pack_content(round_)
+        content = mission_pack.pack_content(round_)
         stamped = io.BytesIO()
         render_pack(content, stamped)
         whole = render_job(whole_document(content))
@@ -312,7 +312,7 @@ def test_the_longest_scenario_fits_with_every_whfb_box():
                          * 40)[:5000]
     round_ = whfb_round(2, scenario=scenario,
                         advanced_rules={"mantlets": True, "stakes": True, "baggage": True})
-    content = packs.pack_content(round_)
+    content = mission_pack.pack_content(round_)
     assert len(content.sheets) == 1 and content.sheets[0].dense
     render_forms(content)  # raises RenderError if the sheet spills onto a second page
 
@@ -322,7 +322,7 @@ def test_a_scenario_too_long_for_the_sheet_fails_with_a_message(media):
     round_ = whfb_round(2, scenario="A long briefing line.\n" * 220,
                         advanced_rules={"mantlets": True, "stakes": True, "baggage": True})
     with pytest.raises(RenderError, match="scenario"):
-        render_pack(packs.pack_content(round_), io.BytesIO())
+        render_pack(mission_pack.pack_content(round_), io.BytesIO())
 
 
 # --- the registry and helpers (no database) ---------------------------------------------------

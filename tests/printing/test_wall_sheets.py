@@ -20,11 +20,11 @@ from pypdf import PdfReader
 from rest_framework.test import APIClient
 
 import events.admin  # noqa: F401  (registers the admin before the URLs load)
-from events import tasks
 from events.audit import SYSTEM, Actor
 from events.errors import Conflict, Invalid
 from events.models import AuditEntry, Game, Round
 from events.services import rounds, tournaments
+from printing import tasks
 from printing.models import MissionPack
 from printing.services import packs, wall_sheets
 from printing.wall import Slip, render_wall, slips_per_page

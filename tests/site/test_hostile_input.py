@@ -123,17 +123,17 @@ def test_nul_in_a_form_field_is_a_400(encoding):
     expect(response, 400, "nul_character")
 
 
-def test_nul_in_a_tournament_body_slug_is_a_400(staff):
+def test_nul_in_a_tournament_body_slug_is_a_400(staff_client):
     body = {"name": "Nul", "chart": "\x00", "points_limit": 1500, "level": "gamma", "rounds": 3}
-    expect(staff.post(f"{API}/tournaments/", body, format="json"), 400, "nul_character")
+    expect(staff_client.post(f"{API}/tournaments/", body, format="json"), 400, "nul_character")
 
 
 @pytest.mark.parametrize("path", [
     "/missions/a%00b/", "/tournaments/a%00b/", "/tournaments/a%00b/players/1/list/",
     "/tournaments/?status=%00", "/missions/?x%00=1", "/charts/?q=%00",
 ])
-def test_nul_in_an_api_path_or_query_is_a_json_400(path, staff):
-    expect(staff.get(API + path), 400, "nul_character")
+def test_nul_in_an_api_path_or_query_is_a_json_400(path, staff_client):
+    expect(staff_client.get(API + path), 400, "nul_character")
 
 
 @pytest.mark.parametrize("path", ["/tournaments/a%00b/", "/?round=%00",
@@ -159,10 +159,10 @@ def test_nul_in_the_session_cookie_or_a_token_is_a_400(client):
     expect(response, 400, "nul_character")
 
 
-def test_ordinary_text_still_passes(staff):
+def test_ordinary_text_still_passes(staff_client):
     body = {"level": "gamma", "on_six": "reroll", "seed": 7}
-    assert staff.post(f"{API}/missions/roll/", body, format="json").status_code == 200
-    response = staff.post(f"{API}/missions/roll/", {"level": "\\u0000"}, format="json")
+    assert staff_client.post(f"{API}/missions/roll/", body, format="json").status_code == 200
+    response = staff_client.post(f"{API}/missions/roll/", {"level": "\\u0000"}, format="json")
     assert response.status_code == 400 and "level" in response.json()  # a backslash, not a NUL
 
 
@@ -170,24 +170,24 @@ def test_ordinary_text_still_passes(staff):
 
 @pytest.mark.parametrize("path", ["/missions/roll/", "/lists/validate/", "/accounts/",
                                   "/auth/token/", "/tournaments/", "/dice/roll/"])
-def test_json_nested_a_thousand_deep_is_a_400_everywhere(path, staff):
-    response = staff.post(API + path, deep(1000), content_type="application/json")
+def test_json_nested_a_thousand_deep_is_a_400_everywhere(path, staff_client):
+    response = staff_client.post(API + path, deep(1000), content_type="application/json")
     expect(response, 400, "json_too_deep")
     body = '{"level": ' + deep(MAX_JSON_DEPTH) + "}"  # inside an object: one level too many
-    response = staff.post(API + path, body, content_type="application/json")
+    response = staff_client.post(API + path, body, content_type="application/json")
     expect(response, 400, "json_too_deep")
 
 
-def test_json_at_the_depth_cap_is_parsed_and_refused_by_the_serializer(staff):
+def test_json_at_the_depth_cap_is_parsed_and_refused_by_the_serializer(staff_client):
     body = '{"level": ' + deep(MAX_JSON_DEPTH - 1) + "}"
-    response = staff.post(f"{API}/missions/roll/", body, content_type="application/json")
+    response = staff_client.post(f"{API}/missions/roll/", body, content_type="application/json")
     assert response.status_code == 400 and "level" in response.json()
 
 
-def test_brackets_inside_strings_do_not_count(staff):
+def test_brackets_inside_strings_do_not_count(staff_client):
     name = "[" * 500 + '\\"' + "{" * 500
     body = json.dumps({"level": "gamma", "on_six": "reroll", "seed": 1, "note": name})
-    response = staff.post(f"{API}/missions/roll/", body, content_type="application/json")
+    response = staff_client.post(f"{API}/missions/roll/", body, content_type="application/json")
     assert response.status_code == 200
 
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from missions.dice import DiceInvalid, DiceMissing, EnteredRoller, Roller
 from systems.urban_war import table_rules as urban_war
 from systems.urban_war.commando import CommandoModel, load_cards, validate_commando
-from systems.urban_war.table_rules import Outcome, OutcomeError
+from systems.urban_war.table_rules import KillsRefused, Outcome
 
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
 d10 = st.integers(1, 10)
@@ -212,7 +212,7 @@ def test_no_commando_destroyed(mode, destroyed, winner, vp):
     (Outcome("B", {"B": [f"a{i}" for i in range(6)]}), "commando_destroyed_not_reported", {"player": "A"}),
 ])
 def test_outcomes_that_cannot_be_scored(outcome, code, params):
-    with pytest.raises(OutcomeError) as caught:
+    with pytest.raises(KillsRefused) as caught:
         urban_war.game_result(COMMANDOS, outcome)
     assert (caught.value.code, caught.value.params) == (code, params)
 
@@ -222,7 +222,7 @@ def test_a_winner_contradicting_the_destroyed_commando_is_refused():
     result = urban_war.game_result(COMMANDOS, outcome)
     urban_war.check_winner(result, outcome, "B")
     for reported in ("A", None):
-        with pytest.raises(OutcomeError) as caught:
+        with pytest.raises(KillsRefused) as caught:
             urban_war.check_winner(result, outcome, reported)
         assert caught.value.code == "winner_contradicts_outcome"
     # With no commando destroyed the derived result stands, whatever was reported.

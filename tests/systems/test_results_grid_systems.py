@@ -21,11 +21,6 @@ from tests.events.test_results_grid import grid_url, tables
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def staff(admin_user) -> Actor:
-    return Actor(user=admin_user)
-
-
 def row(game: Game, result: str, **fields) -> dict[str, object]:
     """A row as the browser posts it: ticked boxes are lists (one field per box)."""
     data: dict[str, object] = {
@@ -50,9 +45,9 @@ def errors_of(html: str) -> dict[str, str]:
 # --- Urban War ---------------------------------------------------------------------------------
 
 @pytest.fixture
-def urban_round(staff) -> Round:
-    tournament = new_event(staff, "urban-war", name="Zone", language="en")
-    return paired_round(staff, tournament, 6, with_lists=True)
+def urban_round(admin_actor) -> Round:
+    tournament = new_event(admin_actor, "urban-war", name="Zone", language="en")
+    return paired_round(admin_actor, tournament, 6, with_lists=True)
 
 
 def test_urban_war_rows_offer_each_sides_enemy_models(admin_client, urban_round):
@@ -88,7 +83,7 @@ def test_a_whole_urban_war_round_is_settled_from_the_grid(admin_client, urban_ro
     assert Round.objects.get(pk=urban_round.pk).status == Round.Status.COMPLETED
 
 
-def test_an_urban_war_row_changed_meanwhile_is_refused_as_typed(admin_client, staff, urban_round):
+def test_an_urban_war_row_changed_meanwhile_is_refused_as_typed(admin_client, admin_actor, urban_round):
     game = tables(urban_round)[0]
     seen = row(game, "none", destroyed_a=["Marine 4"])
     other = Actor(user=get_user_model().objects.create_user("second", is_staff=True))
@@ -120,12 +115,12 @@ def grid_queries(admin_client, round_: Round) -> int:
 
 
 @pytest.mark.parametrize("system", ["urban-war", "whfb"])
-def test_the_grid_reads_the_lists_in_one_query_at_any_size(admin_client, staff, system):
+def test_the_grid_reads_the_lists_in_one_query_at_any_size(admin_client, admin_actor, system):
     counts = []
     for players in (4, 14):
-        tournament = new_event(staff, system, name=f"{system} {players}",
+        tournament = new_event(admin_actor, system, name=f"{system} {players}",
                                advanced_rules={"baggage": True} if system == "whfb" else None)
-        counts.append(grid_queries(admin_client, paired_round(staff, tournament, players,
+        counts.append(grid_queries(admin_client, paired_round(admin_actor, tournament, players,
                                                               with_lists=True)))
     assert counts[0] == counts[1] and counts[0] <= 10
 
@@ -133,10 +128,10 @@ def test_the_grid_reads_the_lists_in_one_query_at_any_size(admin_client, staff, 
 # --- Warhammer Battle ------------------------------------------------------------------------
 
 @pytest.fixture
-def whfb_round(staff) -> Round:
-    tournament = new_event(staff, "whfb", name="Nuln", language="en",
+def whfb_round(admin_actor) -> Round:
+    tournament = new_event(admin_actor, "whfb", name="Nuln", language="en",
                            advanced_rules={"baggage": True})
-    return paired_round(staff, tournament, 4, with_lists=True)
+    return paired_round(admin_actor, tournament, 4, with_lists=True)
 
 
 def test_warhammer_battle_rows_offer_each_sides_units(admin_client, whfb_round):
@@ -174,10 +169,10 @@ def test_accepting_a_report_with_units_ticked_is_refused(admin_client, whfb_roun
     assert Game.objects.get(pk=game.pk).status == "reported"
 
 
-def test_a_warhammer_battle_row_changed_meanwhile_is_refused(admin_client, staff, whfb_round):
+def test_a_warhammer_battle_row_changed_meanwhile_is_refused(admin_client, admin_actor, whfb_round):
     game = tables(whfb_round)[0]
     seen = row(game, "b", vp_a=100, vp_b=900, looting_a=["General"])
-    results.report(staff, game.pk, results.ResultInput(
+    results.report(admin_actor, game.pk, results.ResultInput(
         winner=game.player_a_id, victory_points={game.player_a_id: 900, game.player_b_id: 100}))
     response = admin_client.post(grid_url(whfb_round), seen)
     assert "changed since this page was loaded" in errors_of(

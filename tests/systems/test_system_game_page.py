@@ -21,7 +21,6 @@ from tests.browser.events import (
     WHFB_UNITS,
     lock_and_pair,
     open_event,
-    organiser,
     register,
     register_system,
     system_event,
@@ -33,17 +32,12 @@ OMS = {"mode": "vp_table", "preset": "oms-2011"}
 ALL_RULES = {"mantlets": True, "stakes": True, "baggage": True}
 
 
-@pytest.fixture
-def staff() -> Actor:
-    return organiser()
-
-
-def paired(staff: Actor, event, bodies: dict[str, dict[str, Any] | None]) -> tuple[Game, Any, Any]:
+def paired(staff_actor: Actor, event, bodies: dict[str, dict[str, Any] | None]) -> tuple[Game, Any, Any]:
     """Register one account per name with its list body, pair round 1; the game with its first
     player named Alice and its second Bob, and their accounts."""
     for name, body in bodies.items():
         register_system(event, user(f"{event.slug[:12]}-{name}"), name, body)
-    found = lock_and_pair(staff, event).games.get()
+    found = lock_and_pair(staff_actor, event).games.get()
     Player.objects.filter(pk=found.player_a_id).update(name="Alice")
     Player.objects.filter(pk=found.player_b_id).update(name="Bob")
     game = Game.objects.select_related("round__tournament", "player_a", "player_b").get(pk=found.pk)
@@ -55,24 +49,24 @@ def whfb_body(*extra: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.fixture
-def whfb(staff):
-    event = system_event(staff, "whfb", "whfb-open", "Bataille de Nuln", points_limit=2000,
+def whfb(staff_actor):
+    event = system_event(staff_actor, "whfb", "whfb-open", "Bataille de Nuln", points_limit=2000,
                          advanced_rules=ALL_RULES, scoring=OMS)
-    return paired(staff, event, {"a": whfb_body(), "b": whfb_body()})
+    return paired(staff_actor, event, {"a": whfb_body(), "b": whfb_body()})
 
 
 @pytest.fixture
-def uw(staff):
-    event = system_event(staff, "urban-war", "urban-war-commando", "Zone urbaine", points_limit=250)
-    return paired(staff, event, {"a": {"models": COMMANDO}, "b": {"models": COMMANDO}})
+def uw(staff_actor):
+    event = system_event(staff_actor, "urban-war", "urban-war-commando", "Zone urbaine", points_limit=250)
+    return paired(staff_actor, event, {"a": {"models": COMMANDO}, "b": {"models": COMMANDO}})
 
 
 @pytest.fixture
-def dyn(staff):
-    event = open_event(staff, name="Dynamique", turn_system="dynamics", points_limit=1500)
+def dyn(staff_actor):
+    event = open_event(staff_actor, name="Dynamique", turn_system="dynamics", points_limit=1500)
     for name in ("a", "b"):
         register(event, user(f"dyn-{name}"), name)
-    found = lock_and_pair(staff, event).games.get()
+    found = lock_and_pair(staff_actor, event).games.get()
     Player.objects.filter(pk=found.player_a_id).update(name="Alice")
     Player.objects.filter(pk=found.player_b_id).update(name="Bob")
     game = Game.objects.select_related("round__tournament", "player_a", "player_b").get(pk=found.pk)
@@ -155,10 +149,10 @@ def test_whfb_report_with_the_baggage_is_previewed_recorded_and_confirmed(client
     assert Game.objects.get(pk=game.pk).outcome["baggage_bonus"][str(game.player_a_id)] == 200
 
 
-def test_whfb_event_without_baggage_or_table_asks_the_result(client, staff):
-    event = system_event(staff, "whfb", "whfb-open", "Escarmouche", points_limit=2000)
+def test_whfb_event_without_baggage_or_table_asks_the_result(client, staff_actor):
+    event = system_event(staff_actor, "whfb", "whfb-open", "Escarmouche", points_limit=2000)
     units = [u for u in WHFB_UNITS if not u.get("baggage")]
-    game, alice, _bob = paired(staff, event, {"a": {"units": units}, "b": {"units": units}})
+    game, alice, _bob = paired(staff_actor, event, {"a": {"units": units}, "b": {"units": units}})
     html = get(client, alice, game)
     assert 'name="baggage"' not in html and "baggage bonus" not in text_of(html)
     assert 'name="winner"' in html and "Tournament points" not in html
@@ -248,10 +242,10 @@ def test_urban_war_refusal_keeps_the_ticked_models_with_the_error(client, uw):
     assert not Report.objects.filter(game=game).exists()
 
 
-def test_urban_war_most_points_mode_gives_the_game_to_the_bigger_killer(client, staff):
-    event = system_event(staff, "urban-war", "urban-war-commando", "Zone ouest", points_limit=250,
+def test_urban_war_most_points_mode_gives_the_game_to_the_bigger_killer(client, staff_actor):
+    event = system_event(staff_actor, "urban-war", "urban-war-commando", "Zone ouest", points_limit=250,
                          settings={"result_mode": "most_points_destroyed"})
-    game, alice, _bob = paired(staff, event, {"a": {"models": COMMANDO}, "b": {"models": COMMANDO}})
+    game, alice, _bob = paired(staff_actor, event, {"a": {"models": COMMANDO}, "b": {"models": COMMANDO}})
     words = text_of(post(client, alice, game, {"action": "preview", "commando_destroyed": "none",
                                                 "destroyed_b": ["Sergent"]}))
     assert "the side that destroyed more points wins" in words
@@ -302,11 +296,11 @@ def test_dynamics_morale_helper_refuses_more_casualties_than_models(client, dyn)
     assert 'name="pending" value="6"' in html
 
 
-def test_standard_and_other_systems_have_no_dynamics_panel(client, staff, whfb):
-    event = open_event(staff, name="Standard")
+def test_standard_and_other_systems_have_no_dynamics_panel(client, staff_actor, whfb):
+    event = open_event(staff_actor, name="Standard")
     for name in ("s", "t"):
         register(event, user(f"std-{name}"), name)
-    found = lock_and_pair(staff, event).games.get()
+    found = lock_and_pair(staff_actor, event).games.get()
     assert 'id="dynamics"' not in get(client, found.player_a.user, found)
     game, alice, _bob = whfb
     html = get(client, alice, game)
@@ -316,11 +310,11 @@ def test_standard_and_other_systems_have_no_dynamics_panel(client, staff, whfb):
     assert 'name="action" value="vp"' not in html
 
 
-def test_cities_of_death_confirmed_game_lists_the_victory_points(client, staff):
-    event = open_event(staff, name="Cité")
+def test_cities_of_death_confirmed_game_lists_the_victory_points(client, staff_actor):
+    event = open_event(staff_actor, name="Cité")
     for name in ("c", "d"):
         register(event, user(f"cod-{name}"), name)
-    found = lock_and_pair(staff, event).games.get()
+    found = lock_and_pair(staff_actor, event).games.get()
     first, second = found.player_a, found.player_b
     results.report(Actor(user=first.user), found.pk, results.ResultInput(
         winner=first.pk, victory_points={first.pk: 700, second.pk: 300}))
@@ -340,12 +334,12 @@ def test_scenario_is_shown_where_there_is_no_mission(client, whfb):
 
 # --- queries ---------------------------------------------------------------------------------
 
-def whfb_table(staff: Actor, size: int) -> tuple[Game, Any]:
-    event = system_event(staff, "whfb", "whfb-open", f"Nuln {size}", points_limit=20_000,
+def whfb_table(staff_actor: Actor, size: int) -> tuple[Game, Any]:
+    event = system_event(staff_actor, "whfb", "whfb-open", f"Nuln {size}", points_limit=20_000,
                          advanced_rules=ALL_RULES, scoring=OMS)
     extra = [{"name": f"Spearmen {i}", "slot": "core", "points": 50, "models": 10,
               "unit_type": "infantry"} for i in range(size)]
-    game, alice, bob = paired(staff, event, {"a": whfb_body(*extra), "b": whfb_body(*extra)})
+    game, alice, bob = paired(staff_actor, event, {"a": whfb_body(*extra), "b": whfb_body(*extra)})
     for i in range(size):
         table_rolls.roll(Actor(user=(alice, bob)[i % 2]), game.pk, table_rolls.TableRollRequest("d6"))
     results.report(Actor(user=bob), game.pk, results.ResultInput(
@@ -354,12 +348,12 @@ def whfb_table(staff: Actor, size: int) -> tuple[Game, Any]:
     return game, alice
 
 
-def urban_war_table(staff: Actor, size: int) -> tuple[Game, Any]:
-    event = system_event(staff, "urban-war", "urban-war-commando", f"Zone {size}",
+def urban_war_table(staff_actor: Actor, size: int) -> tuple[Game, Any]:
+    event = system_event(staff_actor, "urban-war", "urban-war-commando", f"Zone {size}",
                          points_limit=5000, settings={"size_max": 60})
     models = [*COMMANDO, *({"profile": "43101", "cal": 1, "label": f"Extra {i}"}
                            for i in range(size))]
-    game, alice, bob = paired(staff, event, {"a": {"models": models}, "b": {"models": models}})
+    game, alice, bob = paired(staff_actor, event, {"a": {"models": models}, "b": {"models": models}})
     for i in range(size):
         table_rolls.roll(Actor(user=(alice, bob)[i % 2]), game.pk, table_rolls.TableRollRequest("d10"))
     results.report(Actor(user=bob), game.pk, results.ResultInput(
@@ -371,9 +365,9 @@ def urban_war_table(staff: Actor, size: int) -> tuple[Game, Any]:
 # first preview also reads the lists through the service (it scores from the stored commandos).
 @pytest.mark.parametrize("size", [2, 30])
 @pytest.mark.parametrize(("build", "queries"), [(whfb_table, 6), (urban_war_table, 7)])
-def test_system_game_page_queries_do_not_grow(client, staff, size, build, queries,
+def test_system_game_page_queries_do_not_grow(client, staff_actor, size, build, queries,
                                               django_assert_num_queries):
-    game, alice = build(staff, size)
+    game, alice = build(staff_actor, size)
     client.force_login(alice)
     with django_assert_num_queries(queries):
         response = client.get(reverse("game", args=[game.pk]))
@@ -383,12 +377,12 @@ def test_system_game_page_queries_do_not_grow(client, staff, size, build, querie
 
 
 @pytest.mark.parametrize("size", [2, 30])
-def test_dynamics_game_page_queries_do_not_grow(client, staff, size, django_assert_num_queries):
-    event = open_event(staff, name=f"Dynamique {size}", turn_system="dynamics")
+def test_dynamics_game_page_queries_do_not_grow(client, staff_actor, size, django_assert_num_queries):
+    event = open_event(staff_actor, name=f"Dynamique {size}", turn_system="dynamics")
     accounts = [user(f"dq{size}a"), user(f"dq{size}b")]
     for i, account in enumerate(accounts):
         register(event, account, f"P{i}")
-    found = lock_and_pair(staff, event).games.get()
+    found = lock_and_pair(staff_actor, event).games.get()
     for i in range(size):
         table_rolls.roll(Actor(user=accounts[i % 2]), found.pk, table_rolls.TableRollRequest("d6"))
     client.force_login(found.player_a.user)

@@ -32,7 +32,7 @@ from printing.data import (
     VpTableBox,
 )
 from printing.render import render_forms, render_job, render_pack, whole_document
-from printing.services import packs, sheet_boxes
+from printing.services import mission_pack, sheet_boxes
 from systems.urban_war import sheet_boxes as urban_war_sheet
 from systems.urban_war import table_rules as engine
 from systems.urban_war.sheet import CommandosBox, CommandoText, ModelLine
@@ -228,7 +228,7 @@ def test_commandos_are_read_once_per_pack():
 
 @pytest.mark.django_db
 def test_urban_war_sheets_stamped_look_like_the_sheets_laid_out_whole():
-    content = packs.pack_content(urban_war_round(4, scenario="Night raid."))
+    content = mission_pack.pack_content(urban_war_round(4, scenario="Night raid."))
     stamped = io.BytesIO()
     render_pack(content, stamped)
     whole = render_job(whole_document(content))

@@ -3,7 +3,6 @@ by players, standings with or without them on the API, the event page and the ad
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 import events.admin  # noqa: F401  (registers the admin before the URLs load)
@@ -21,19 +20,14 @@ Kind = ScoreComponent.Kind
 KEYS = {"rank", "player", "points", "wins", "draws", "losses", "byes", "dropped", "tiebreakers"}
 
 
-@pytest.fixture
-def staff():
-    return organiser()
-
-
-def played_event(staff: Actor, **fields) -> tuple[Tournament, list[Player]]:
+def played_event(staff_actor: Actor, **fields) -> tuple[Tournament, list[Player]]:
     """Four players, round 1 confirmed: P0 and P2 won (by table order), the others lost."""
-    event = open_event(staff, name="Peinture et fair-play", **fields)
+    event = open_event(staff_actor, name="Peinture et fair-play", **fields)
     players = [register(event, user(f"p{i}"), f"P{i}") for i in range(4)]
-    event = tournaments.transition(staff, event, Tournament.Status.LISTS_LOCKED)
-    round_ = rounds.pair_next_round(staff, event)
+    event = tournaments.transition(staff_actor, event, Tournament.Status.LISTS_LOCKED)
+    round_ = rounds.pair_next_round(staff_actor, event)
     for game in round_.games.all():
-        results.report(staff, game.pk, results.ResultInput(
+        results.report(staff_actor, game.pk, results.ResultInput(
             winner=game.player_a_id, victory_points={game.player_a_id: 10, game.player_b_id: 0}))
     event.refresh_from_db()
     return event, players
@@ -45,87 +39,87 @@ def points(event: Tournament, **kwargs) -> dict[int, int]:
 
 # --- services -----------------------------------------------------------------------------------
 
-def test_components_and_entries_change_the_points_and_are_audited(staff):
-    event, players = played_event(staff)
+def test_components_and_entries_change_the_points_and_are_audited(staff_actor):
+    event, players = played_event(staff_actor)
     before = points(event)
-    painting = awards.define_component(staff, event, name="Painting", kind=Kind.AWARD, weight=2)
-    late = awards.define_component(staff, event, name="Late list", kind=Kind.PENALTY)
-    awards.set_entry(staff, painting, players[0], 3)
-    awards.set_entry(staff, late, players[1], 1, "list sent at 10:05")
+    painting = awards.define_component(staff_actor, event, name="Painting", kind=Kind.AWARD, weight=2)
+    late = awards.define_component(staff_actor, event, name="Late list", kind=Kind.PENALTY)
+    awards.set_entry(staff_actor, painting, players[0], 3)
+    awards.set_entry(staff_actor, late, players[1], 1, "list sent at 10:05")
     after = points(event)
     assert after[players[0].pk] == before[players[0].pk] + 6
     assert after[players[1].pk] == before[players[1].pk] - 1
     assert points(event, ranked_with_extras=False) == before
     entry = AuditEntry.objects.filter(action="score_entry_set").latest("pk")
-    assert entry.actor == staff.user and entry.data == {
+    assert entry.actor == staff_actor.user and entry.data == {
         "component": late.pk, "name": "Late list", "player": players[1].pk, "before": None,
         "after": {"value": 1, "reason": "list sent at 10:05"}}
     assert AuditEntry.objects.filter(action="score_component_defined").count() == 2
     # Changing a value keeps both sides; clearing removes the row.
-    awards.set_entry(staff, painting, players[0], 4)
+    awards.set_entry(staff_actor, painting, players[0], 4)
     assert AuditEntry.objects.filter(action="score_entry_set").latest("pk").data["before"] == {
         "value": 3, "reason": ""}
-    awards.set_entry(staff, painting, players[0], None)
+    awards.set_entry(staff_actor, painting, players[0], None)
     assert not ScoreEntry.objects.filter(component=painting).exists()
     count = AuditEntry.objects.count()
-    awards.set_entry(staff, late, players[1], 1, "list sent at 10:05")  # the same: no entry
+    awards.set_entry(staff_actor, late, players[1], 1, "list sent at 10:05")  # the same: no entry
     assert AuditEntry.objects.count() == count
 
 
-def test_a_component_that_does_not_count_is_shown_not_added(staff):
-    event, players = played_event(staff)
+def test_a_component_that_does_not_count_is_shown_not_added(staff_actor):
+    event, players = played_event(staff_actor)
     before = points(event)
-    best = awards.define_component(staff, event, name="Best army", counts=False)
-    awards.set_entry(staff, best, players[3], 5)
+    best = awards.define_component(staff_actor, event, name="Best army", counts=False)
+    awards.set_entry(staff_actor, best, players[3], 5)
     assert points(event) == before
     extras = awards.load(event)
     (score,) = extras.scores(players[3].pk)
     assert (score.value, score.points, score.counted) == (5, 5, False)
 
 
-def test_refusals(staff):
-    event, players = played_event(staff)
-    late = awards.define_component(staff, event, name="Late list", kind=Kind.PENALTY)
+def test_refusals(staff_actor):
+    event, players = played_event(staff_actor)
+    late = awards.define_component(staff_actor, event, name="Late list", kind=Kind.PENALTY)
     with pytest.raises(Invalid) as refused:
-        awards.set_entry(staff, late, players[0], 2, "  ")
+        awards.set_entry(staff_actor, late, players[0], 2, "  ")
     assert refused.value.code == "penalty_reason_required"
-    awards.set_entry(staff, late, players[0], 0)  # no penalty: no reason needed
+    awards.set_entry(staff_actor, late, players[0], 0)  # no penalty: no reason needed
     with pytest.raises(Invalid):
-        awards.set_entry(staff, late, players[0], -1, "x")
+        awards.set_entry(staff_actor, late, players[0], -1, "x")
     with pytest.raises(Forbidden):
         awards.set_entry(Actor(user=players[0].user), late, players[0], 1, "self-service")
     with pytest.raises(Forbidden):
         awards.define_component(Actor(user=players[0].user), event, name="Mine")
     with pytest.raises(Conflict) as taken:
-        awards.define_component(staff, event, name="Late list")
+        awards.define_component(staff_actor, event, name="Late list")
     assert taken.value.code == "component_name_taken"
     for bad in ({"name": ""}, {"name": "W", "weight": 0}, {"name": "K", "kind": "bonus"}):
         with pytest.raises(Invalid):
-            awards.define_component(staff, event, **bad)
-    other = open_event(staff, name="Autre")
+            awards.define_component(staff_actor, event, **bad)
+    other = open_event(staff_actor, name="Autre")
     stranger = register(other, user("stranger"), "Stranger")
     with pytest.raises(Invalid):
-        awards.set_entry(staff, late, stranger, 1, "wrong event")
+        awards.set_entry(staff_actor, late, stranger, 1, "wrong event")
 
 
-def test_changing_and_removing_a_component_is_audited(staff):
-    event, players = played_event(staff)
-    painting = awards.define_component(staff, event, name="Painting")
-    awards.set_entry(staff, painting, players[0], 3)
-    awards.change_component(staff, painting, weight=3, kind=Kind.AWARD)
+def test_changing_and_removing_a_component_is_audited(staff_actor):
+    event, players = played_event(staff_actor)
+    painting = awards.define_component(staff_actor, event, name="Painting")
+    awards.set_entry(staff_actor, painting, players[0], 3)
+    awards.change_component(staff_actor, painting, weight=3, kind=Kind.AWARD)
     changed = AuditEntry.objects.get(action="score_component_changed")
     assert (changed.data["before"]["weight"], changed.data["after"]["weight"]) == (1, 3)
     assert points(event)[players[0].pk] == points(event, ranked_with_extras=False)[players[0].pk] + 9
-    awards.remove_component(staff, painting)
+    awards.remove_component(staff_actor, painting)
     removed = AuditEntry.objects.get(action="score_component_removed")
     assert removed.data["entries"] == {str(players[0].pk): 3}
     assert not ScoreComponent.objects.exists() and not ScoreEntry.objects.exists()
 
 
-def test_players_vote_once_per_component_never_for_themselves(staff):
-    event, players = played_event(staff)
-    fair = awards.define_component(staff, event, name="Fair play", players_vote=True)
-    painting = awards.define_component(staff, event, name="Painting")
+def test_players_vote_once_per_component_never_for_themselves(staff_actor):
+    event, players = played_event(staff_actor)
+    fair = awards.define_component(staff_actor, event, name="Fair play", players_vote=True)
+    painting = awards.define_component(staff_actor, event, name="Painting")
     me = Actor(user=players[0].user)
     with pytest.raises(Invalid) as selfish:
         awards.cast_vote(me, fair, players[0])
@@ -141,18 +135,18 @@ def test_players_vote_once_per_component_never_for_themselves(staff):
     extras = awards.load(event)
     assert extras.values == {(fair.pk, players[2].pk): 2}
     assert AuditEntry.objects.filter(action="score_vote").count() == 3
-    tournaments.transition(staff, event, Tournament.Status.FINISHED)
+    tournaments.transition(staff_actor, event, Tournament.Status.FINISHED)
     with pytest.raises(Conflict):
         awards.cast_vote(me, fair, players[1])
 
 
-def test_load_is_one_query(staff, django_assert_num_queries):
-    event, players = played_event(staff)
-    a = awards.define_component(staff, event, name="A", players_vote=True)
-    b = awards.define_component(staff, event, name="B", kind=Kind.PENALTY, weight=5)
-    awards.define_component(staff, event, name="C (empty)")
-    awards.set_entry(staff, a, players[0], 2)
-    awards.set_entry(staff, b, players[0], 1, "late")
+def test_load_is_one_query(staff_actor, django_assert_num_queries):
+    event, players = played_event(staff_actor)
+    a = awards.define_component(staff_actor, event, name="A", players_vote=True)
+    b = awards.define_component(staff_actor, event, name="B", kind=Kind.PENALTY, weight=5)
+    awards.define_component(staff_actor, event, name="C (empty)")
+    awards.set_entry(staff_actor, a, players[0], 2)
+    awards.set_entry(staff_actor, b, players[0], 1, "late")
     awards.cast_vote(Actor(user=players[1].user), a, players[0])
     with django_assert_num_queries(1):
         extras = awards.load(event)
@@ -161,29 +155,29 @@ def test_load_is_one_query(staff, django_assert_num_queries):
     assert extras.extra(ranked=False) == {}
 
 
-def test_extras_on_top_of_a_vp_table(staff):
-    event = system_event(staff, "whfb", "whfb-open", "Nuln", points_limit=2000,
+def test_extras_on_top_of_a_vp_table(staff_actor):
+    event = system_event(staff_actor, "whfb", "whfb-open", "Nuln", points_limit=2000,
                          scoring={"mode": "vp_table", "preset": "oms-2011"})
     a, b = (tournaments.register_player(Actor(user=user(n)), event, name=n) for n in ("a", "b"))
-    event = tournaments.transition(staff, event, Tournament.Status.LISTS_LOCKED)
-    game = rounds.pair_next_round(staff, event).games.get()
-    results.report(staff, game.pk, results.ResultInput(victory_points={a.pk: 900, b.pk: 300}))
+    event = tournaments.transition(staff_actor, event, Tournament.Status.LISTS_LOCKED)
+    game = rounds.pair_next_round(staff_actor, event).games.get()
+    results.report(staff_actor, game.pk, results.ResultInput(victory_points={a.pk: 900, b.pk: 300}))
     before = points(event)
     assert before == {a.pk: 12, b.pk: 8}  # the band [401, 600]
-    sport = awards.define_component(staff, event, name="Sport", weight=5)
-    awards.set_entry(staff, sport, b, 1)
+    sport = awards.define_component(staff_actor, event, name="Sport", weight=5)
+    awards.set_entry(staff_actor, sport, b, 1)
     assert points(event) == {a.pk: 12, b.pk: 13}
     assert [row.player for row, _p in standings.standings(event)] == [b.pk, a.pk]
 
 
 # --- API ------------------------------------------------------------------------------------------
 
-def test_api_standings_keep_their_shape_and_add_extras(staff):
-    event, players = played_event(staff)
-    painting = awards.define_component(staff, event, name="Painting", weight=2)
-    late = awards.define_component(staff, event, name="Late list", kind=Kind.PENALTY)
-    awards.set_entry(staff, painting, players[1], 5)
-    awards.set_entry(staff, late, players[0], 1, "late")
+def test_api_standings_keep_their_shape_and_add_extras(staff_actor):
+    event, players = played_event(staff_actor)
+    painting = awards.define_component(staff_actor, event, name="Painting", weight=2)
+    late = awards.define_component(staff_actor, event, name="Late list", kind=Kind.PENALTY)
+    awards.set_entry(staff_actor, painting, players[1], 5)
+    awards.set_entry(staff_actor, late, players[0], 1, "late")
     anon = client_for(None)
     rows = expect(get(anon, f"/tournaments/{event.slug}/standings/"), 200)
     plain = expect(get(anon, f"/tournaments/{event.slug}/standings/?extras=without"), 200)
@@ -208,10 +202,10 @@ def test_api_standings_keep_their_shape_and_add_extras(staff):
 
 # --- the event page ------------------------------------------------------------------------------
 
-def test_the_event_page_shows_the_components_and_ranks_either_way(staff, client):
-    event, players = played_event(staff)
-    painting = awards.define_component(staff, event, name="Painting", weight=2)
-    awards.set_entry(staff, painting, players[3], 4)
+def test_the_event_page_shows_the_components_and_ranks_either_way(staff_actor, client):
+    event, players = played_event(staff_actor)
+    painting = awards.define_component(staff_actor, event, name="Painting", weight=2)
+    awards.set_entry(staff_actor, painting, players[3], 4)
     page = client.get(reverse("tournament", args=[event.slug])).content.decode()
     assert "Painting" in page and "×2" in page and "<td class=\"extra\">8</td>" in page
     assert 'href="?extras=without"' in page
@@ -220,9 +214,9 @@ def test_the_event_page_shows_the_components_and_ranks_either_way(staff, client)
     assert "not counted" in text and 'href="?round=1"' in text
 
 
-def test_a_player_votes_on_the_event_page(staff, client):
-    event, players = played_event(staff)
-    fair = awards.define_component(staff, event, name="Fair play", players_vote=True)
+def test_a_player_votes_on_the_event_page(staff_actor, client):
+    event, players = played_event(staff_actor)
+    fair = awards.define_component(staff_actor, event, name="Fair play", players_vote=True)
     client.force_login(players[0].user)
     page = client.get(reverse("tournament", args=[event.slug])).content.decode()
     assert 'id="votes-title"' in page and f'id="vote-{fair.pk}"' in page
@@ -241,13 +235,6 @@ def test_a_player_votes_on_the_event_page(staff, client):
 
 
 # --- the admin ------------------------------------------------------------------------------------
-
-@pytest.fixture
-def admin_client(client):
-    admin = get_user_model().objects.create_superuser("admin", "admin@example.org", "pw")
-    client.force_login(admin)
-    return client
-
 
 def test_components_are_defined_in_the_admin_through_the_service(admin_client):
     event, _players = played_event(Actor(user=organiser("desk").user))

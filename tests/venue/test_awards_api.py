@@ -20,39 +20,34 @@ pytestmark = pytest.mark.django_db
 Kind = ScoreComponent.Kind
 
 
-@pytest.fixture
-def staff(admin_user) -> Actor:
-    return Actor(user=admin_user)
-
-
 def path(slug: str, rest: str = "") -> str:
     return f"/tournaments/{slug}/awards/{rest}"
 
 
-def test_staff_define_a_component_and_list_them_with_entries_and_votes(staff):
-    event, players = played_event(staff)
-    api = client_for(staff.user)
+def test_staff_define_a_component_and_list_them_with_entries_and_votes(admin_actor):
+    event, players = played_event(admin_actor)
+    api = client_for(admin_actor.user)
     made = expect(post(api, path(event.slug), {"name": "Painting", "weight": 3}), 201)
     assert made == {"id": made["id"], "name": "Painting", "kind": "award", "weight": 3,
                     "players_vote": False, "counts": True, "entries": [], "votes": {}}
     component = ScoreComponent.objects.get(pk=made["id"], tournament=event)
     entry = AuditEntry.objects.get(action="score_component_defined")
-    assert entry.actor == staff.user and entry.data["component"] == component.pk
-    fair = awards.define_component(staff, event, name="Sportsmanship", players_vote=True)
-    awards.set_entry(staff, component, players[2], 4)
+    assert entry.actor == admin_actor.user and entry.data["component"] == component.pk
+    fair = awards.define_component(admin_actor, event, name="Sportsmanship", players_vote=True)
+    awards.set_entry(admin_actor, component, players[2], 4)
     awards.cast_vote(Actor(user=players[0].user), fair, players[1])
     awards.cast_vote(Actor(user=players[3].user), fair, players[1])
     listed = expect(get(api, path(event.slug)), 200)
     assert [c["name"] for c in listed] == ["Painting", "Sportsmanship"]
     assert listed[0]["entries"] == [{"player": players[2].pk, "value": 4, "reason": "",
-                                     "entered_by": staff.user.username,
+                                     "entered_by": admin_actor.user.username,
                                      "entered_at": listed[0]["entries"][0]["entered_at"]}]
     assert listed[1]["votes"] == {str(players[1].pk): 2} and listed[1]["players_vote"]
 
 
-def test_a_penalty_needs_a_reason_and_the_change_is_audited(staff):
-    event, players = played_event(staff)
-    api = client_for(staff.user)
+def test_a_penalty_needs_a_reason_and_the_change_is_audited(admin_actor):
+    event, players = played_event(admin_actor)
+    api = client_for(admin_actor.user)
     late = expect(post(api, path(event.slug), {"name": "Late list", "kind": "penalty",
                                                "weight": 5}), 201)
     score = path(event.slug, f"{late['id']}/scores/{players[0].pk}/")
@@ -79,18 +74,18 @@ def test_a_penalty_needs_a_reason_and_the_change_is_audited(staff):
     ({"name": "Painting", "weight": 0}, "component_weight"),
     ({"name": "Painting", "weight": "many"}, None),
 ])
-def test_bad_components_are_400(staff, body, code):
-    event, _players = played_event(staff)
-    answer = post(client_for(staff.user), path(event.slug), body)
+def test_bad_components_are_400(admin_actor, body, code):
+    event, _players = played_event(admin_actor)
+    answer = post(client_for(admin_actor.user), path(event.slug), body)
     assert answer.status_code == 400
     if code is not None:
         expect(answer, 400, code)
     assert not ScoreComponent.objects.exists()
 
 
-def test_a_name_taken_is_409_and_unknown_rows_are_404(staff):
-    event, players = played_event(staff)
-    api = client_for(staff.user)
+def test_a_name_taken_is_409_and_unknown_rows_are_404(admin_actor):
+    event, players = played_event(admin_actor)
+    api = client_for(admin_actor.user)
     made = expect(post(api, path(event.slug), {"name": "Painting"}), 201)
     expect(post(api, path(event.slug), {"name": "Painting"}), 409, "component_name_taken")
     expect(put(api, path(event.slug, f"{made['id'] + 99}/scores/{players[0].pk}/"),
@@ -102,9 +97,9 @@ def test_a_name_taken_is_409_and_unknown_rows_are_404(staff):
     expect(get(api, path("no-such-event")), 404, "tournament_not_found")
 
 
-def test_players_and_visitors_are_refused(staff):
-    event, players = played_event(staff)
-    component = awards.define_component(staff, event, name="Painting")
+def test_players_and_visitors_are_refused(admin_actor):
+    event, players = played_event(admin_actor)
+    component = awards.define_component(admin_actor, event, name="Painting")
     player = client_for(players[0].user)
     score = path(event.slug, f"{component.pk}/scores/{players[0].pk}/")
     expect(get(player, path(event.slug)), 403, "staff_only")
@@ -114,14 +109,14 @@ def test_players_and_visitors_are_refused(staff):
     assert not ScoreEntry.objects.exists() and ScoreComponent.objects.count() == 1
 
 
-def test_listing_takes_the_same_queries_whatever_the_size(staff):
-    event, players = played_event(staff)
-    api = client_for(staff.user)
+def test_listing_takes_the_same_queries_whatever_the_size(admin_actor):
+    event, players = played_event(admin_actor)
+    api = client_for(admin_actor.user)
     counts = []
     for n in range(5):
-        component = awards.define_component(staff, event, name=f"C{n}", players_vote=True)
+        component = awards.define_component(admin_actor, event, name=f"C{n}", players_vote=True)
         for player in players[: n + 1]:
-            awards.set_entry(staff, component, player, n + 1)
+            awards.set_entry(admin_actor, component, player, n + 1)
         if n in (0, 4):
             with CaptureQueriesContext(connection) as queries:
                 assert len(expect(get(api, path(event.slug)), 200)) == n + 1

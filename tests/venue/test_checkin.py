@@ -22,13 +22,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def staff() -> Actor:
-    return organiser()
-
-
-@pytest.fixture
-def event(staff) -> Tournament:
-    return open_event(staff, name="Cité en flammes")
+def event(staff_actor) -> Tournament:
+    return open_event(staff_actor, name="Cité en flammes")
 
 
 def players(event: Tournament, count: int, prefix: str = "Joueur") -> list[Player]:
@@ -71,29 +66,29 @@ def test_every_registration_has_its_own_code(event):
 
 # --- the service ---------------------------------------------------------------------------------
 
-def test_check_in_by_code_says_who_when_and_writes_the_audit(staff, event):
+def test_check_in_by_code_says_who_when_and_writes_the_audit(staff_actor, event):
     alice = players(event, 1)[0]
-    done = checkin.check_in_by_code(staff, event, shown(alice.checkin_code).lower())
+    done = checkin.check_in_by_code(staff_actor, event, shown(alice.checkin_code).lower())
     assert not done.already and done.player.checked_in
     alice.refresh_from_db()
-    assert alice.checked_in and alice.checked_in_at and alice.checked_in_by == staff.user
+    assert alice.checked_in and alice.checked_in_at and alice.checked_in_by == staff_actor.user
     entry = AuditEntry.objects.get(action="player_checked_in")
-    assert entry.data == {"player": alice.pk, "how": "code"} and entry.actor == staff.user
+    assert entry.data == {"player": alice.pk, "how": "code"} and entry.actor == staff_actor.user
 
     again = checkin.check_in_by_code(organiser("second-desk"), event, alice.checkin_code)
-    assert again.already and again.player.checked_in_by == staff.user  # nothing changed
+    assert again.already and again.player.checked_in_by == staff_actor.user  # nothing changed
     assert checkin.who_text(again.player)["by"] == "organiser"
     assert AuditEntry.objects.filter(action="player_checked_in").count() == 1
 
 
-def test_a_wrong_code_or_one_of_another_event_is_refused(staff, event):
-    other = open_event(staff, name="Autre tournoi")
+def test_a_wrong_code_or_one_of_another_event_is_refused(staff_actor, event):
+    other = open_event(staff_actor, name="Autre tournoi")
     stranger = players(other, 1)[0]
     with pytest.raises(NotFound) as wrong:
-        checkin.check_in_by_code(staff, event, "NOPE-NOPE-NOPE")
+        checkin.check_in_by_code(staff_actor, event, "NOPE-NOPE-NOPE")
     assert wrong.value.code == "check_in_code_unknown"
     with pytest.raises(NotFound) as elsewhere:
-        checkin.check_in_by_code(staff, event, stranger.checkin_code)
+        checkin.check_in_by_code(staff_actor, event, stranger.checkin_code)
     assert elsewhere.value.code == "check_in_code_other_event"
     stranger.refresh_from_db()
     assert not stranger.checked_in
@@ -105,42 +100,42 @@ def test_only_staff_check_in_by_code(event):
         checkin.check_in_by_code(Actor(user=user("bob")), event, alice.checkin_code)
 
 
-def test_dropped_players_come_back_first_and_late_arrivals_still_check_in(staff, event):
+def test_dropped_players_come_back_first_and_late_arrivals_still_check_in(staff_actor, event):
     late, gone = players(event, 2)
-    tournaments.transition(staff, event, Tournament.Status.LISTS_LOCKED)
-    tournaments.transition(staff, event, Tournament.Status.RUNNING)
-    assert checkin.check_in_by_code(staff, event, late.checkin_code).player.checked_in
-    tournaments.update_player(staff, gone, dropped=True)
+    tournaments.transition(staff_actor, event, Tournament.Status.LISTS_LOCKED)
+    tournaments.transition(staff_actor, event, Tournament.Status.RUNNING)
+    assert checkin.check_in_by_code(staff_actor, event, late.checkin_code).player.checked_in
+    tournaments.update_player(staff_actor, gone, dropped=True)
     with pytest.raises(Conflict) as refused:
-        checkin.check_in_player(staff, gone)
+        checkin.check_in_player(staff_actor, gone)
     assert refused.value.code == "player_dropped"
-    tournaments.update_player(staff, gone, dropped=False)
-    assert checkin.check_in_player(staff, gone).player.checked_in
+    tournaments.update_player(staff_actor, gone, dropped=False)
+    assert checkin.check_in_player(staff_actor, gone).player.checked_in
 
 
-def test_no_check_in_once_the_event_is_finished(staff, event):
+def test_no_check_in_once_the_event_is_finished(staff_actor, event):
     alice = players(event, 1)[0]
     Tournament.objects.filter(pk=event.pk).update(status=Tournament.Status.FINISHED)
     with pytest.raises(Conflict) as refused:
-        checkin.check_in_by_code(staff, event, alice.checkin_code)
+        checkin.check_in_by_code(staff_actor, event, alice.checkin_code)
     assert refused.value.code == "tournament_finished"
 
 
-def test_update_player_keeps_when_and_by_whom(staff, event):
+def test_update_player_keeps_when_and_by_whom(staff_actor, event):
     alice = players(event, 1)[0]
-    checked = tournaments.update_player(staff, alice, checked_in=True)
-    assert checked.checked_in_at is not None and checked.checked_in_by == staff.user
-    undone = tournaments.update_player(staff, alice, checked_in=False)
+    checked = tournaments.update_player(staff_actor, alice, checked_in=True)
+    assert checked.checked_in_at is not None and checked.checked_in_by == staff_actor.user
+    undone = tournaments.update_player(staff_actor, alice, checked_in=False)
     assert undone.checked_in_at is None and undone.checked_in_by is None
 
 
-def test_self_check_in_only_while_the_window_is_open(staff, event):
+def test_self_check_in_only_while_the_window_is_open(staff_actor, event):
     account = user("alice")
     me = tournaments.register_player(Actor(user=account), event, name="Alice")
     player = Actor(user=account)
     with pytest.raises(Conflict):
         checkin.self_check_in(player, event, "anything")
-    window = checkin.open_window(staff, event)
+    window = checkin.open_window(staff_actor, event)
     with pytest.raises(Conflict):
         checkin.self_check_in(player, event, "a-token-from-an-old-photo")
     with pytest.raises(NotFound):
@@ -154,30 +149,30 @@ def test_self_check_in_only_while_the_window_is_open(staff, event):
     assert checkin.self_check_in(player, event, window.token).already
 
     old_token = window.token
-    checkin.close_window(staff, event)
+    checkin.close_window(staff_actor, event)
     with pytest.raises(Conflict):
         checkin.self_check_in(player, event, old_token)
-    reopened = checkin.open_window(staff, event)
+    reopened = checkin.open_window(staff_actor, event)
     assert reopened.token != old_token  # an earlier QR code stops working
     actions = list(AuditEntry.objects.filter(action__startswith="self_check_in").values_list(
         "action", flat=True).order_by("pk"))
     assert actions == ["self_check_in_opened", "self_check_in_closed", "self_check_in_opened"]
 
 
-def test_missing_players_are_those_registered_not_dropped_not_checked_in(staff, event):
+def test_missing_players_are_those_registered_not_dropped_not_checked_in(staff_actor, event):
     here, gone, waited = players(event, 3)
-    checkin.check_in_player(staff, here)
-    tournaments.update_player(staff, gone, dropped=True)
+    checkin.check_in_player(staff_actor, here)
+    tournaments.update_player(staff_actor, gone, dropped=True)
     assert checkin.missing_players(event) == [waited]
 
 
-def test_a_backup_keeps_the_codes_and_a_copy_beside_the_event_gets_new_ones(staff, event):
+def test_a_backup_keeps_the_codes_and_a_copy_beside_the_event_gets_new_ones(staff_actor, event):
     alice = players(event, 1)[0]
     document = json.loads(json.dumps(backup.event_document(event)))
     # Restored elsewhere, the player keeps the code their registration e-mail carries; a copy in
     # the same database cannot share it (a code belongs to one event).
     assert document["players"][0]["checkin_code"] == alice.checkin_code
-    restored = restore.restore_event(staff, document, slug="copie")
+    restored = restore.restore_event(staff_actor, document, slug="copie")
     imported = restored.tournament.players.get()
     assert imported.name == alice.name and well_formed(imported.checkin_code)
     assert imported.checkin_code != alice.checkin_code
@@ -194,10 +189,10 @@ def api(account=None) -> APIClient:
     return client
 
 
-def test_api_checks_in_by_code(staff, event):
+def test_api_checks_in_by_code(staff_actor, event):
     alice = players(event, 1)[0]
     url = f"/api/v1/tournaments/{event.slug}/check-in/"
-    client = api(staff.user)
+    client = api(staff_actor.user)
     response = client.post(url, {"code": shown(alice.checkin_code)}, format="json")
     assert response.status_code == 200, response.content
     body = response.json()
@@ -208,7 +203,7 @@ def test_api_checks_in_by_code(staff, event):
 
     wrong = client.post(url, {"code": "ZZZZ-ZZZZ-ZZZZ"}, format="json")
     assert wrong.status_code == 404 and wrong.json()["code"] == "check_in_code_unknown"
-    other = players(open_event(staff, name="Ailleurs"), 1)[0]
+    other = players(open_event(staff_actor, name="Ailleurs"), 1)[0]
     elsewhere = client.post(url, {"code": other.checkin_code}, format="json")
     assert elsewhere.status_code == 404 and elsewhere.json()["code"] == "check_in_code_other_event"
     assert client.post(url, {}, format="json").status_code == 400
@@ -229,9 +224,9 @@ def desk(client, staff_actor):
     return client
 
 
-def test_staff_page_checks_in_by_code_and_says_what_happened(client, staff, event):
+def test_staff_page_checks_in_by_code_and_says_what_happened(client, staff_actor, event):
     alice, bob = players(event, 2)
-    desk(client, staff)
+    desk(client, staff_actor)
     url = reverse("admin:league_tournament_check_in", args=[event.pk])
     page = text(client.get(url))
     assert 'name="code"' in page and "autofocus" in page and "2 missing" in page
@@ -246,9 +241,9 @@ def test_staff_page_checks_in_by_code_and_says_what_happened(client, staff, even
     assert f"{bob.name} is checked in." in by_name and "Everybody is here" in by_name
 
 
-def test_the_link_of_a_players_qr_code_fills_the_field(client, staff, event):
+def test_the_link_of_a_players_qr_code_fills_the_field(client, staff_actor, event):
     alice = players(event, 1)[0]
-    desk(client, staff)
+    desk(client, staff_actor)
     url = reverse("admin:league_tournament_check_in", args=[event.pk])
     page = text(client.get(f"{url}?code={alice.checkin_code}"))
     assert f'value="{alice.checkin_code}"' in page
@@ -256,8 +251,8 @@ def test_the_link_of_a_players_qr_code_fills_the_field(client, staff, event):
     assert not alice.checked_in  # opening the link checks nobody in: the button does
 
 
-def test_staff_open_and_close_self_check_in_with_a_venue_qr_code(client, staff, event):
-    desk(client, staff)
+def test_staff_open_and_close_self_check_in_with_a_venue_qr_code(client, staff_actor, event):
+    desk(client, staff_actor)
     url = reverse("admin:league_tournament_check_in", args=[event.pk])
     window_url = reverse("admin:league_tournament_check_in_window", args=[event.pk])
     assert "Open self check-in" in text(client.get(url))
@@ -276,21 +271,21 @@ def test_the_page_is_for_staff_only(client, event):
     assert client.get(url).status_code == 302  # to the admin's log-in
 
 
-def test_cockpit_lists_who_is_missing(admin_client, staff, event):
+def test_cockpit_lists_who_is_missing(admin_client, staff_actor, event):
     here, gone, waited = players(event, 3)
-    checkin.check_in_player(staff, here)
-    tournaments.update_player(staff, gone, dropped=True)
+    checkin.check_in_player(staff_actor, here)
+    tournaments.update_player(staff_actor, gone, dropped=True)
     page = text(admin_client.get(reverse("admin:league_tournament_change", args=[event.pk])))
     assert "1 player missing:" in page and waited.name in page
     assert reverse("admin:league_tournament_check_in", args=[event.pk]) in page
 
 
 @pytest.mark.parametrize("size", [5, 40])
-def test_staff_page_queries_do_not_grow(client, staff, size, django_assert_num_queries):
-    event = open_event(staff, name=f"Tournoi {size}")
+def test_staff_page_queries_do_not_grow(client, staff_actor, size, django_assert_num_queries):
+    event = open_event(staff_actor, name=f"Tournoi {size}")
     players(event, size)
-    checkin.open_window(staff, event)
-    desk(client, staff)
+    checkin.open_window(staff_actor, event)
+    desk(client, staff_actor)
     url = reverse("admin:league_tournament_check_in", args=[event.pk])
     # session, user, event, counts, window, missing players
     with django_assert_num_queries(6):
@@ -334,19 +329,19 @@ def test_a_png_of_the_qr_code_for_e_mails():
     assert qr_png("https://muster.example/x").startswith(b"\x89PNG\r\n")
 
 
-def test_no_code_once_dropped_or_finished(client, staff, event):
+def test_no_code_once_dropped_or_finished(client, staff_actor, event):
     account = user("alice")
     me = tournaments.register_player(Actor(user=account), event, name="Alice")
     client.force_login(account)
     assert shown(me.checkin_code) in text(client.get(reverse("profile")))
-    tournaments.update_player(staff, me, dropped=True)
+    tournaments.update_player(staff_actor, me, dropped=True)
     assert shown(me.checkin_code) not in text(client.get(reverse("profile")))
-    tournaments.update_player(staff, me, dropped=False)
+    tournaments.update_player(staff_actor, me, dropped=False)
     Tournament.objects.filter(pk=event.pk).update(status=Tournament.Status.FINISHED)
     assert shown(me.checkin_code) not in text(client.get(reverse("profile")))
 
 
-def test_self_check_in_page(client, staff, event):
+def test_self_check_in_page(client, staff_actor, event):
     account = user("alice")
     tournaments.register_player(Actor(user=account), event, name="Alice")
     url = reverse("self_check_in", args=[event.slug])
@@ -355,7 +350,7 @@ def test_self_check_in_page(client, staff, event):
     client.force_login(account)
     closed = text(client.get(f"{url}?venue=abc"))
     assert "Self check-in is not open" in closed and "Check me in" not in closed
-    token = checkin.open_window(staff, event).token
+    token = checkin.open_window(staff_actor, event).token
     page = text(client.get(f"{url}?venue={token}"))
     assert "Check me in" in page and Player.objects.get(user=account).checked_in is False
     done = client.post(url, {"venue": token}, follow=True)
@@ -366,20 +361,20 @@ def test_self_check_in_page(client, staff, event):
     assert "Self check-in is not open" in text(refused)
 
 
-def test_self_check_in_page_for_someone_not_registered(client, staff, event):
-    token = checkin.open_window(staff, event).token
+def test_self_check_in_page_for_someone_not_registered(client, staff_actor, event):
+    token = checkin.open_window(staff_actor, event).token
     client.force_login(user("zoe"))
     page = text(client.get(reverse("self_check_in", args=[event.slug]) + f"?venue={token}"))
     assert "You are not registered for this event." in page and "Check me in" not in page
 
 
 @pytest.mark.parametrize("size", [5, 40])
-def test_self_check_in_page_queries_do_not_grow(client, staff, size, django_assert_num_queries):
-    event = open_event(staff, name=f"Ligue {size}")
+def test_self_check_in_page_queries_do_not_grow(client, staff_actor, size, django_assert_num_queries):
+    event = open_event(staff_actor, name=f"Ligue {size}")
     players(event, size)
     account = user("alice")
     tournaments.register_player(Actor(user=account), event, name="Alice")
-    token = checkin.open_window(staff, event).token
+    token = checkin.open_window(staff_actor, event).token
     client.force_login(account)
     url = reverse("self_check_in", args=[event.slug]) + f"?venue={token}"
     # session, user, event, my registration, the window
@@ -387,11 +382,11 @@ def test_self_check_in_page_queries_do_not_grow(client, staff, size, django_asse
         assert "Check me in" in text(client.get(url))
 
 
-def test_an_account_only_checks_in_its_own_registration(client, staff, event):
+def test_an_account_only_checks_in_its_own_registration(client, staff_actor, event):
     alice, bob = user("alice"), user("bob")
     tournaments.register_player(Actor(user=alice), event, name="Alice")
     tournaments.register_player(Actor(user=bob), event, name="Bob")
-    token = checkin.open_window(staff, event).token
+    token = checkin.open_window(staff_actor, event).token
     client.force_login(alice)
     client.post(reverse("self_check_in", args=[event.slug]), {"venue": token})
     assert dict(event.players.values_list("name", "checked_in")) == {"Alice": True, "Bob": False}

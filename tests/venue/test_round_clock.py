@@ -15,7 +15,7 @@ from events.errors import Conflict, Forbidden, Invalid
 from events.models import AuditEntry, Game, Player, Round, Tournament
 from events.services import results, rounds, tournaments
 from tests.browser.clock_events import new_event, paired_round, player_names
-from tests.browser.events import lock_and_pair, open_event, organiser, register, user
+from tests.browser.events import lock_and_pair, open_event, register, user
 from tests.tournament_fixtures import client_for, expect, get, post
 from venue.services import clock
 
@@ -44,14 +44,9 @@ def now(monkeypatch) -> Now:
 
 
 @pytest.fixture
-def staff() -> Actor:
-    return organiser()
-
-
-@pytest.fixture
-def event(staff) -> tuple[Tournament, Round]:
-    tournament = new_event(staff)
-    return tournament, paired_round(staff, tournament, 6)
+def event(staff_actor) -> tuple[Tournament, Round]:
+    tournament = new_event(staff_actor)
+    return tournament, paired_round(staff_actor, tournament, 6)
 
 
 def in_french(text: str) -> str:
@@ -64,33 +59,33 @@ def in_french_n(singular: str, plural: str, n: int) -> str:
         return translation.ngettext(singular, plural, n)
 
 
-def settle_all(staff: Actor, round_: Round) -> None:
+def settle_all(staff_actor: Actor, round_: Round) -> None:
     for game in round_.games.exclude(player_b=None):
-        results.report(staff, game.pk, results.ResultInput(winner=game.player_a_id))
+        results.report(staff_actor, game.pk, results.ResultInput(winner=game.player_a_id))
 
 
 # --- the service -----------------------------------------------------------------------------
 
-def test_start_pause_resume_extend_end_read_from_the_servers_clock(staff, event, now):
+def test_start_pause_resume_extend_end_read_from_the_servers_clock(staff_actor, event, now):
     tournament, round_ = event
-    reading = clock.act(staff, tournament, 1, clock.START, 90)
+    reading = clock.act(staff_actor, tournament, 1, clock.START, 90)
     assert (reading.state, reading.remaining_seconds) == (clock.RUNNING, 90 * 60)
     assert reading.ends_at == T0 + timedelta(minutes=90)
     now.advance(minutes=10, seconds=0.4)
     assert clock.read(Round.objects.get(pk=round_.pk)).remaining_seconds == 80 * 60  # rounded up
-    reading = clock.act(staff, tournament, 1, clock.PAUSE)
+    reading = clock.act(staff_actor, tournament, 1, clock.PAUSE)
     assert (reading.state, reading.remaining_seconds, reading.ends_at) == (clock.PAUSED, 80 * 60, None)
     now.advance(minutes=30)  # paused: nothing runs
     assert clock.read(Round.objects.get(pk=round_.pk)).remaining_seconds == 80 * 60
-    reading = clock.act(staff, tournament, 1, clock.RESUME)
+    reading = clock.act(staff_actor, tournament, 1, clock.RESUME)
     now.advance(minutes=5)
-    reading = clock.act(staff, tournament, 1, clock.EXTEND, 15)
+    reading = clock.act(staff_actor, tournament, 1, clock.EXTEND, 15)
     assert (reading.state, reading.remaining_seconds) == (clock.RUNNING, 90 * 60)
     assert reading.duration == timedelta(minutes=105)
     now.advance(minutes=100)
     expired = clock.read(Round.objects.get(pk=round_.pk))
     assert (expired.remaining_seconds, expired.expired, expired.state) == (0, True, clock.RUNNING)
-    reading = clock.act(staff, tournament, 1, clock.END)
+    reading = clock.act(staff_actor, tournament, 1, clock.END)
     assert (reading.state, reading.remaining_seconds, reading.expired) == (clock.ENDED, 0, False)
     actions = list(AuditEntry.objects.filter(action__startswith="clock_").order_by("pk")
                    .values_list("action", "data"))
@@ -98,12 +93,12 @@ def test_start_pause_resume_extend_end_read_from_the_servers_clock(staff, event,
                                         "clock_extend", "clock_end"]
     assert actions[0][1] == {"round": 1, "minutes": 90, "remaining_seconds": 5400}
     assert actions[3][1]["minutes"] == 15
-    assert AuditEntry.objects.filter(action="clock_start").get().actor == staff.user
+    assert AuditEntry.objects.filter(action="clock_start").get().actor == staff_actor.user
 
 
-def test_start_takes_the_default_length(staff, event, now):
+def test_start_takes_the_default_length(staff_actor, event, now):
     tournament, _round = event
-    reading = clock.act(staff, tournament, 1, clock.START)
+    reading = clock.act(staff_actor, tournament, 1, clock.START)
     assert reading.remaining_seconds == clock.DEFAULT_MINUTES * 60
 
 
@@ -119,77 +114,77 @@ def test_start_takes_the_default_length(staff, event, now):
     ([clock.START, clock.END], clock.EXTEND, "clock_ended"),
     ([clock.START, clock.END], clock.END, "clock_ended"),
 ])
-def test_impossible_moves_are_409(staff, event, moves, action, code):
+def test_impossible_moves_are_409(staff_actor, event, moves, action, code):
     tournament, _round = event
     for move in moves:
-        clock.act(staff, tournament, 1, move, 60 if move in (clock.START, clock.EXTEND) else None)
+        clock.act(staff_actor, tournament, 1, move, 60 if move in (clock.START, clock.EXTEND) else None)
     with pytest.raises(Conflict) as refused:
-        clock.act(staff, tournament, 1, action, 10)
+        clock.act(staff_actor, tournament, 1, action, 10)
     assert refused.value.code == code and str(refused.value)
 
 
-def test_a_finished_round_refuses_every_move(staff, event):
+def test_a_finished_round_refuses_every_move(staff_actor, event):
     tournament, round_ = event
-    clock.act(staff, tournament, 1, clock.START, 60)
-    settle_all(staff, round_)
+    clock.act(staff_actor, tournament, 1, clock.START, 60)
+    settle_all(staff_actor, round_)
     assert Round.objects.get(pk=round_.pk).status == Round.Status.COMPLETED
     for action in clock.ACTIONS:
         with pytest.raises(Conflict) as refused:
-            clock.act(staff, tournament, 1, action, 10)
+            clock.act(staff_actor, tournament, 1, action, 10)
         assert refused.value.code == "round_finished"
     # Every result is in: the clock reads as over, whatever it still said.
     assert clock.read(Round.objects.get(pk=round_.pk)).state == clock.ENDED
 
 
-def test_an_earlier_round_and_a_draft_round_refuse(staff, event):
+def test_an_earlier_round_and_a_draft_round_refuse(staff_actor, event):
     tournament, round_ = event
-    settle_all(staff, round_)
-    rounds.pair_next_round(staff, tournament, draft=True)
+    settle_all(staff_actor, round_)
+    rounds.pair_next_round(staff_actor, tournament, draft=True)
     with pytest.raises(Conflict) as draft:
-        clock.act(staff, tournament, 2, clock.START)
+        clock.act(staff_actor, tournament, 2, clock.START)
     assert draft.value.code == "round_not_published"
-    rounds.publish_round(staff, tournament, 2)
+    rounds.publish_round(staff_actor, tournament, 2)
     with pytest.raises(Conflict) as earlier:
-        clock.act(staff, tournament, 1, clock.START)
+        clock.act(staff_actor, tournament, 1, clock.START)
     assert earlier.value.code == "round_finished"
-    clock.act(staff, tournament, 2, clock.START)
+    clock.act(staff_actor, tournament, 2, clock.START)
 
 
-def test_bad_minutes_players_and_unknown_rounds_are_refused(staff, event):
+def test_bad_minutes_players_and_unknown_rounds_are_refused(staff_actor, event):
     tournament, _round = event
     for minutes in (0, -5, clock.MAX_MINUTES + 1, "soon"):
         with pytest.raises(Invalid) as bad:
-            clock.act(staff, tournament, 1, clock.START, minutes)
+            clock.act(staff_actor, tournament, 1, clock.START, minutes)
         assert bad.value.code == "clock_minutes_invalid"
-    clock.act(staff, tournament, 1, clock.START, 60)
+    clock.act(staff_actor, tournament, 1, clock.START, 60)
     with pytest.raises(Invalid):
-        clock.act(staff, tournament, 1, clock.EXTEND, None)
+        clock.act(staff_actor, tournament, 1, clock.EXTEND, None)
     with pytest.raises(Forbidden):
         clock.act(Actor(user=user("nobody")), tournament, 1, clock.PAUSE)
     with pytest.raises(Invalid) as unknown:
-        clock.act(staff, tournament, 1, "rewind")
+        clock.act(staff_actor, tournament, 1, "rewind")
     assert unknown.value.code == "clock_action_unknown"
     with pytest.raises(Exception) as missing:
-        clock.act(staff, tournament, 9, clock.PAUSE)
+        clock.act(staff_actor, tournament, 9, clock.PAUSE)
     assert missing.value.code == "round_not_found"
 
 
-def test_every_game_system_has_a_clock_and_its_scenario_on_the_projector(client, staff):
+def test_every_game_system_has_a_clock_and_its_scenario_on_the_projector(client, staff_actor):
     for system in ("whfb", "urban-war"):
-        tournament = new_event(staff, system, name=f"Clock {system}")
-        round_ = paired_round(staff, tournament, 4)
+        tournament = new_event(staff_actor, system, name=f"Clock {system}")
+        round_ = paired_round(staff_actor, tournament, 4)
         assert round_.mission is None
-        rounds.set_scenario(staff, tournament, 1, "\nLa rivière de sang\nDéploiement en diagonale.")
-        assert clock.act(staff, tournament, 1, clock.START, 45).state == clock.RUNNING
+        rounds.set_scenario(staff_actor, tournament, 1, "\nLa rivière de sang\nDéploiement en diagonale.")
+        assert clock.act(staff_actor, tournament, 1, clock.START, 45).state == clock.RUNNING
         html = projector(client, tournament)[1]
         assert "Ronde 1 · La rivière de sang</p>" in html and ">45:00<" in html
 
 
 # --- the API ---------------------------------------------------------------------------------
 
-def test_clock_api_moves_and_reads_the_clock(staff, event, now):
+def test_clock_api_moves_and_reads_the_clock(staff_actor, event, now):
     tournament, round_ = event
-    api = client_for(staff.user)
+    api = client_for(staff_actor.user)
     path = f"/tournaments/{tournament.slug}/rounds/1/clock/"
     started = expect(post(api, path, {"action": "start", "minutes": 120}), 200)
     assert started["state"] == "running" and started["remaining_seconds"] == 7200
@@ -210,16 +205,16 @@ def test_clock_api_moves_and_reads_the_clock(staff, event, now):
     expect(post(api, path, {"action": "start"}), 409, "clock_ended")
 
 
-def test_clock_api_permissions_and_finished_rounds(staff, event):
+def test_clock_api_permissions_and_finished_rounds(staff_actor, event):
     tournament, round_ = event
     path = f"/tournaments/{tournament.slug}/rounds/1/clock/"
     assert post(client_for(None), path, {"action": "start"}).status_code == 401
     expect(post(client_for(user("player")), path, {"action": "start"}), 403, "staff_only")
     expect(post(client_for(user("player2")), path, {"bad": "body"}), 403, "staff_only")
-    api = client_for(staff.user)
+    api = client_for(staff_actor.user)
     expect(post(api, f"/tournaments/{tournament.slug}/rounds/7/clock/", {"action": "start"}),
            404, "round_not_found")
-    settle_all(staff, round_)
+    settle_all(staff_actor, round_)
     expect(post(api, path, {"action": "start"}), 409, "round_finished")
     body = expect(get(api, f"/tournaments/{tournament.slug}/rounds/1/"), 200)
     assert body["clock"]["state"] == "not_started"
@@ -233,11 +228,11 @@ def projector(client, tournament: Tournament, **extra):
 
 
 def test_projector_shows_clock_tables_names_and_standings_in_the_events_language(
-        client, staff, now):
-    tournament = new_event(staff, language="fr")
+        client, staff_actor, now):
+    tournament = new_event(staff_actor, language="fr")
     names = ["Zoé Martin", "Alice Bernard", "Marc Petit", "Élodie Roux", "Bob Durand"]
-    round_ = paired_round(staff, tournament, 5, names=names)
-    clock.act(staff, tournament, 1, clock.START, 90)
+    round_ = paired_round(staff_actor, tournament, 5, names=names)
+    clock.act(staff_actor, tournament, 1, clock.START, 90)
     now.advance(minutes=1, seconds=30)
     response, html = projector(client, tournament, HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 200 and response["Content-Language"] == "fr"
@@ -257,30 +252,30 @@ def test_projector_shows_clock_tables_names_and_standings_in_the_events_language
     assert listed == ["Alice Bernard", "Bob Durand", "Élodie Roux", "Marc Petit", "Zoé Martin"]
 
 
-def test_projector_without_a_round_and_for_drafts(client, staff):
-    tournament = open_event(staff, name="Pas encore", language="en")
+def test_projector_without_a_round_and_for_drafts(client, staff_actor):
+    tournament = open_event(staff_actor, name="Pas encore", language="en")
     response, html = projector(client, tournament)
     assert response.status_code == 200 and "No round yet" in html and 'id="clock"' not in html
-    draft = tournaments.create_tournament(staff, name="Brouillon", chart=tournament.chart,
+    draft = tournaments.create_tournament(staff_actor, name="Brouillon", chart=tournament.chart,
                                           points_limit=1000, level=tournament.level, rounds=3)
     assert projector(client, draft)[0].status_code == 404
     assert client.get(reverse("projector_state", args=[draft.slug])).status_code == 404
 
 
-def test_projector_state_follows_the_clock_and_the_results(client, staff, event, now):
+def test_projector_state_follows_the_clock_and_the_results(client, staff_actor, event, now):
     tournament, round_ = event
     url = reverse("projector_state", args=[tournament.slug])
     first = client.get(url).json()
     assert first["round"] == 1 and first["results_in"] == 0 and first["results_total"] == 3
     assert first["clock"]["state"] == "not_started" and first["clock"]["text"] == "--:--"
-    clock.act(staff, tournament, 1, clock.START, 60)
+    clock.act(staff_actor, tournament, 1, clock.START, 60)
     now.advance(seconds=61)
     state = client.get(url).json()
     assert state["clock"]["remaining_seconds"] == 59 * 60 - 1 and state["clock"]["text"] == "58:59"
     assert state["clock"]["label"] == in_french("Time left")  # the event's language
     assert state["version"] == first["version"]  # the lists did not change
     game = round_.games.exclude(player_b=None).first()
-    results.report(staff, game.pk, results.ResultInput(winner=game.player_a_id))
+    results.report(staff_actor, game.pk, results.ResultInput(winner=game.player_a_id))
     after = client.get(url).json()
     assert after["version"] != first["version"] and after["results_in"] == 1
     page = projector(client, tournament)[1]
@@ -288,12 +283,12 @@ def test_projector_state_follows_the_clock_and_the_results(client, staff, event,
 
 
 @pytest.mark.parametrize("players", [8, 64])
-def test_projector_queries_do_not_grow(client, staff, players, django_assert_max_num_queries):
-    tournament = new_event(staff, name=f"Grand tournoi {players}")
-    round_ = paired_round(staff, tournament, players)
-    settle_all(staff, round_)
-    rounds.pair_next_round(staff, Tournament.objects.get(pk=tournament.pk))
-    clock.act(staff, tournament, 2, clock.START, 60)
+def test_projector_queries_do_not_grow(client, staff_actor, players, django_assert_max_num_queries):
+    tournament = new_event(staff_actor, name=f"Grand tournoi {players}")
+    round_ = paired_round(staff_actor, tournament, players)
+    settle_all(staff_actor, round_)
+    rounds.pair_next_round(staff_actor, Tournament.objects.get(pk=tournament.pk))
+    clock.act(staff_actor, tournament, 2, clock.START, 60)
     # event, standings (players, games), round with clock and mission, games with players
     with django_assert_max_num_queries(6):
         response, html = projector(client, tournament)
@@ -306,57 +301,57 @@ def test_projector_queries_do_not_grow(client, staff, players, django_assert_max
 # --- the game page ---------------------------------------------------------------------------
 
 @pytest.fixture
-def table(staff):
-    tournament = open_event(staff, name="Partie")
+def table(staff_actor):
+    tournament = open_event(staff_actor, name="Partie")
     accounts = [user("alice"), user("bob")]
     for account in accounts:
         register(tournament, account, account.username)
-    game = lock_and_pair(staff, tournament).games.get()
+    game = lock_and_pair(staff_actor, tournament).games.get()
     return tournament, game, next(a for a in accounts if a.pk == game.player_a.user_id)
 
 
-def test_game_page_shows_the_time_left_once_the_clock_runs(client, staff, table, now):
+def test_game_page_shows_the_time_left_once_the_clock_runs(client, staff_actor, table, now):
     tournament, game, account = table
     client.force_login(account)
     page = client.get(reverse("game", args=[game.pk])).content.decode()
     assert 'id="round-clock"' not in page
-    clock.act(staff, tournament, 1, clock.START, 150)
+    clock.act(staff_actor, tournament, 1, clock.START, 150)
     now.advance(minutes=30)
     page = client.get(reverse("game", args=[game.pk])).content.decode()
     assert 'id="round-clock"' in page and ">2:00:00<" in page and "countdown.js" in page
-    clock.act(staff, tournament, 1, clock.PAUSE)
+    clock.act(staff_actor, tournament, 1, clock.PAUSE)
     page = client.get(reverse("game", args=[game.pk])).content.decode()
     assert "(paused)" in page and 'data-state="paused"' in page
-    clock.act(staff, tournament, 1, clock.RESUME)
+    clock.act(staff_actor, tournament, 1, clock.RESUME)
     now.advance(hours=3)
     page = client.get(reverse("game", args=[game.pk])).content.decode()
     assert ">00:00<" in page and "(time is up)" in page and "round-clock expired" in page
 
 
 @pytest.mark.parametrize("size", [2, 30])
-def test_game_page_with_a_clock_keeps_its_budget(client, staff, size,
+def test_game_page_with_a_clock_keeps_its_budget(client, staff_actor, size,
                                                  django_assert_max_num_queries):
-    tournament = open_event(staff, name=f"Budget {size}")
+    tournament = open_event(staff_actor, name=f"Budget {size}")
     accounts = [user(f"c{size}a"), user(f"c{size}b")]
     for i, account in enumerate(accounts):
         register(tournament, account, f"P{i}")
-    game = lock_and_pair(staff, tournament).games.get()
+    game = lock_and_pair(staff_actor, tournament).games.get()
     for name in player_names(size):
-        tournaments.register_player(staff, tournament, name=name)  # more players, same page
-    clock.act(staff, tournament, 1, clock.START, 60)
+        tournaments.register_player(staff_actor, tournament, name=name)  # more players, same page
+    clock.act(staff_actor, tournament, 1, clock.START, 60)
     client.force_login(next(a for a in accounts if a.pk == game.player_a.user_id))
     with django_assert_max_num_queries(13):
         response = client.get(reverse("game", args=[game.pk]))
     assert 'id="round-clock"' in response.content.decode()
 
 
-def test_a_bye_has_no_clock_on_its_page(client, staff):
-    tournament = open_event(staff, name="Exempt")
+def test_a_bye_has_no_clock_on_its_page(client, staff_actor):
+    tournament = open_event(staff_actor, name="Exempt")
     accounts = [user(f"b{i}") for i in range(3)]
     for account in accounts:
         register(tournament, account, account.username)
-    round_ = lock_and_pair(staff, tournament)
-    clock.act(staff, tournament, 1, clock.START, 60)
+    round_ = lock_and_pair(staff_actor, tournament)
+    clock.act(staff_actor, tournament, 1, clock.START, 60)
     bye = round_.games.get(player_b=None)
     client.force_login(Player.objects.get(pk=bye.player_a_id).user)
     assert 'id="round-clock"' not in client.get(reverse("game", args=[bye.pk])).content.decode()

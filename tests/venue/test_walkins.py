@@ -25,13 +25,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def admin_client(client):
-    admin = get_user_model().objects.create_superuser("admin", "admin@example.org", "pw")
-    client.force_login(admin)
-    return client
-
-
-@pytest.fixture
 def event():
     return open_event(organiser(), name="Les Loups", language="en")  # the texts read are English
 
@@ -147,7 +140,7 @@ def test_inviting_is_for_staff_and_walk_ins_only(event):
 
 
 def test_the_invitation_is_sent_once_even_when_the_task_runs_twice(event, mailoutbox):
-    from events import tasks
+    from venue import tasks
 
     anne = walk_in(event)
     first = tasks.send_invitation.apply(args=[anne.pk, "anne@example.org", "42"]).get()

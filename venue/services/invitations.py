@@ -14,13 +14,16 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from events.audit import Actor, record
 from events.errors import Conflict, Forbidden, Invalid, NotFound
 from events.models import Player
+from events.notice_letters import queue_registered
 from events.services.tournaments import require_staff
-from notices import services as notices
+from notices.letters import stamp_of
+from notices.outbox import SEND_INVITATION, enqueue
 
 SALT = "league.invitation"
 
@@ -47,7 +50,7 @@ def invite(actor: Actor, player: Player, email: str) -> Player:
         validate_email(email)
     except ValidationError:
         raise Invalid(_("Enter a valid e-mail address."), "email_invalid") from None
-    notices.queue_invitation(locked, email)
+    enqueue(SEND_INVITATION, [locked.pk, email, stamp_of(timezone.now())])  # after the commit
     record(actor, "player_invited", locked.tournament, locked, {"player": locked.pk})
     return locked
 
@@ -92,5 +95,5 @@ def accept(actor: Actor, token: str) -> Player:
                        "already_registered") from None
     record(actor, "player_linked", player.tournament, player,
            {"player": player.pk, "user": actor.user_id})
-    notices.queue_registered(player)  # now that it has an address: the check-in code
+    queue_registered(player)  # now that it has an address: the check-in code
     return player

@@ -9,7 +9,8 @@ from events.management.commands import import_event
 
 class Command(import_event.Command):
     help = ("Import one Epic 40,000 campaign with its event from its JSON export, all or nothing. "
-            "Accounts are matched by username (none is created); a campaign slug already used is "
+            "Accounts are matched by username, whatever its case (a missing one is created "
+            "inactive, without a password); a campaign slug already used is "
             "refused unless --slug gives another one (its event's slug follows).")
 
     def check_document(self, document: dict[str, Any]) -> None:

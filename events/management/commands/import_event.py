@@ -12,7 +12,8 @@ from events.services import restore
 
 class Command(BaseCommand):
     help = ("Import one event (or a campaign with its event) from its JSON export into this "
-            "database, all or nothing. Accounts are matched by username (none is created); an "
+            "database, all or nothing. Accounts are matched by username, whatever its case (a "
+            "missing one is created inactive, without a password); an "
             "existing slug is refused unless --slug gives another one (a campaign's: its event's "
             "follows).")
 
