@@ -13,7 +13,7 @@ whole worker dies; the timeout must outlast the hard time limit, which is checke
 """
 import logging
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from celery import Celery, signals
@@ -52,6 +52,17 @@ def queue(name: str, args: Sequence[Any] = (), kwargs: Mapping[str, Any] | None 
     sent_args, sent_kwargs = serialization.loads(data, content_type, encoding,
                                                  accept=[content_type])
     signature.type.apply(sent_args, sent_kwargs)
+
+
+def requeue(due: Iterable[Any], send: Callable[[Any], bool]) -> int:
+    """A sweep's loop: ``send`` each due item in order until the broker refuses one (it is still
+    away: the next sweep goes on from there); how many were queued."""
+    queued = 0
+    for item in due:
+        if not send(item):
+            break
+        queued += 1
+    return queued
 
 
 def redelivery_problem(conf) -> str | None:

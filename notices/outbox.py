@@ -20,6 +20,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from config.celery import queue as queue_task
+from config.celery import requeue
 from notices.models import QueuedNotice
 
 logger = logging.getLogger(__name__)
@@ -68,9 +69,5 @@ def sweep() -> int:
         Q(queued_at__isnull=True, created_at__lt=now - timedelta(seconds=GRACE_SECONDS))
         | Q(queued_at__lt=now - timedelta(seconds=REQUEUE_SECONDS)),
         tries__lt=MAX_TRIES)
-    queued = 0
-    for row in due.order_by("pk")[:SWEEP_BATCH]:
-        if not send_row(row.pk, row.task, row.args):
-            break  # the broker is still away: the next sweep tries again
-        queued += 1
-    return queued
+    return requeue(due.order_by("pk")[:SWEEP_BATCH],
+                   lambda row: send_row(row.pk, row.task, row.args))

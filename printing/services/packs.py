@@ -32,7 +32,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from config.celery import queue
+from config.celery import queue, requeue
 from events.audit import Actor, record
 from events.errors import Conflict, Invalid, NotFound
 from events.models import Round, Tournament
@@ -164,12 +164,7 @@ def sweep() -> int:
     lost = now - timedelta(seconds=stale_seconds())
     due = MissionPack.objects.filter(status=Status.PENDING).filter(
         Q(queued_at__isnull=True, requested_at__lt=grace) | Q(queued_at__lt=lost))
-    queued = 0
-    for pack_id in due.order_by("pk").values_list("pk", flat=True)[:200]:
-        if not send(pack_id):
-            break  # the broker is still away: the next sweep tries again
-        queued += 1
-    return queued
+    return requeue(due.order_by("pk").values_list("pk", flat=True)[:200], send)
 
 
 # --- building it (the task's body) ---------------------------------------------------------------
