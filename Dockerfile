@@ -11,4 +11,5 @@ RUN pip install --no-cache-dir . \
  && SECRET_KEY=build python manage.py collectstatic --noinput
 ENV MUSTER_DATA_DIR=/data MEDIA_ROOT=/data/media
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3"]
+# A web node; migrations are a release step of their own (`python manage.py migrate`), never run here.
+CMD ["gunicorn", "-c", "deploy/gunicorn.conf.py", "config.wsgi"]

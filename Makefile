@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: install run test lint messages bench clean
+.PHONY: install node run test lint messages bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,12 +16,24 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# axe-core (the browser tests' accessibility checks) and Lighthouse (benchmarks/lighthouse.py),
+# pinned by package-lock.json; installed again only when the lock file changes.
+NODE_STAMP := node_modules/.package-lock.json
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+
+node: $(NODE_STAMP)
+
 messages: install
 	$(BIN)/python manage.py compilemessages --ignore=.venv --verbosity 0
 
 # The site as a visitor sees it: the project's own error pages, static files from whitenoise.
 # `DEBUG=true make run` shows Django's debug pages instead.
-RUN_ENV = DEBUG=$${DEBUG:-false}
+# The links in the site's e-mails follow HOST and PORT unless SITE_URL is set (0.0.0.0 is
+# reached as 127.0.0.1 from this machine).
+RUN_SITE_URL = http://$(if $(filter 0.0.0.0 ::,$(HOST)),127.0.0.1,$(HOST)):$(PORT)
+RUN_ENV = DEBUG=$${DEBUG:-false} SITE_URL=$${SITE_URL:-$(RUN_SITE_URL)}
 
 run: messages
 	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
@@ -33,7 +45,7 @@ run: messages
 PYTEST_WORKERS ?= auto
 PYTEST_ARGS    ?=
 
-test: messages
+test: messages node
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 lint: install

@@ -3,7 +3,8 @@ on a free loopback port, and load from this process (threads, one HTTP connectio
 
 Used by ``benchmarks/pages.py``; any benchmark that fires HTTP requests at a real server can use
 it: ``database(name)`` and ``setup_django(url)`` for building data through the services,
-``Server`` to start and stop gunicorn, ``run_load`` to fire a list of ``Call``s with some
+``Server`` to start and stop gunicorn (``CeleryWorker`` a worker, ``MailSink`` an SMTP server
+that keeps nothing), ``run_load`` to fire a list of ``Call``s with some
 concurrency, and ``Summary`` for requests per second, p50, p95 and errors. Asserts nothing.
 """
 from __future__ import annotations
@@ -177,6 +178,92 @@ class Server:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+class CeleryWorker:
+    """``celery -A config worker`` (the README's worker: prefork, one child per core unless
+    ``concurrency``; ``nice``: at a lower CPU priority), as a context manager; ``pids()`` are
+    its main process and pool children."""
+
+    def __init__(self, env: Mapping[str, str], concurrency: int | None = None, nice: int = 0):
+        self.env, self.concurrency, self.nice = dict(env), concurrency, nice
+        self.process: subprocess.Popen | None = None
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (outlives this call; kept for output())
+
+    def __enter__(self) -> CeleryWorker:
+        extra = ["--concurrency", str(self.concurrency)] if self.concurrency else []
+        niced = ["nice", "-n", str(self.nice)] if self.nice else []  # nice execs: same pid
+        self.process = subprocess.Popen(
+            [*niced, PYTHON, "-m", "celery", "-A", "config", "worker", "--loglevel", "warning",
+             *extra],
+            cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+        return self
+
+    def pids(self) -> list[int]:
+        if self.process is None or self.process.poll() is not None:
+            raise RuntimeError(f"the Celery worker exited:\n{self.output()}")
+        pid = self.process.pid
+        try:
+            children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        except OSError:
+            children = []
+        return [pid, *map(int, children)]
+
+    def output(self) -> str:
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")[-4000:]
+
+    def __exit__(self, *exc) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)  # warm shutdown: the pool's tasks finish
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+
+class MailSink:
+    """An SMTP server on a free loopback port that accepts every message and keeps none (its
+    work is done in this process, not counted as the server's): ``EMAIL_URL=sink.url``."""
+
+    def __init__(self):
+        import socketserver
+
+        class Session(socketserver.StreamRequestHandler):
+            def handle(self) -> None:
+                self.wfile.write(b"220 sink\r\n")
+                for line in self.rfile:
+                    verb = line[:4].upper()
+                    if verb == b"DATA":
+                        self.wfile.write(b"354 go on\r\n")
+                        for body_line in self.rfile:
+                            if body_line == b".\r\n":
+                                break
+                        sink.received += 1
+                        self.wfile.write(b"250 kept\r\n")
+                    elif verb == b"QUIT":
+                        self.wfile.write(b"221 bye\r\n")
+                        return
+                    elif verb == b"EHLO":
+                        self.wfile.write(b"250-sink\r\n250 8BITMIME\r\n")
+                    else:
+                        self.wfile.write(b"250 ok\r\n")
+
+        sink = self
+        self.received = 0
+        self.server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Session)
+        self.server.daemon_threads = True
+        self.url = f"smtp://127.0.0.1:{self.server.server_address[1]}"
+
+    def __enter__(self) -> MailSink:
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
 
 
 # --- load ----------------------------------------------------------------------------------------

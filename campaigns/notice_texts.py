@@ -8,7 +8,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
+from config.typography import colon, elide, french
 from notices.texts import Letter, footer, subject
 
 
@@ -111,21 +113,23 @@ def battle_lines(sheet: BattleSheet) -> list[str]:
                      % {"side": sheet.attacker})
         return lines
     points = _("%(n)s points")
+    # Labels and their colons through colon(): French sets a non-breaking space before each.
+    semicolon = "\u00a0; " if french() else "; "
     lines += [
-        "- " + _("Attacker") + f": {sheet.attacker}: {names_or_dash(sheet.attackers)} ("
+        f"- {colon(_('Attacker'))} {colon(sheet.attacker)} {names_or_dash(sheet.attackers)} ("
         + points % {"n": sheet.attacker_points} + ")",
-        "- " + _("Defender") + f": {sheet.defender}: " + _("deployed") + " "
+        f"- {colon(_('Defender'))} {colon(sheet.defender)} " + _("deployed") + " "
         + names_or_dash(sheet.deployed)
-        + (("; " + _("in reserve (reactions)") + " " + ", ".join(sheet.reserves))
+        + ((semicolon + _("in reserve (reactions)") + " " + ", ".join(sheet.reserves))
            if sheet.reserves else "")
         + " (" + points % {"n": sheet.defender_points} + ")",
-        "- " + _("Fortifications") + ": " + (str(sheet.fortifications) if sheet.fortifications
-                                             else _("none")),
-        "- " + _("At stake") + ": " + _("attacker wins %(a)s, defender wins %(d)s")
+        f"- {colon(_('Fortifications'))} "
+        + (str(sheet.fortifications) if sheet.fortifications else pgettext("fortifications", "none")),
+        f"- {colon(_('At stake'))} " + _("attacker wins %(a)s, defender wins %(d)s")
         % {"a": sheet.at_stake[0], "d": sheet.at_stake[1]},
     ]
     if sheet.isolated:
-        lines.append("- " + _("Isolated") + ": " + _("%(names)s: destroyed if they lose")
+        lines.append(f"- {colon(_('Isolated'))} " + _("%(names)s: destroyed if they lose")
                      % {"names": ", ".join(sheet.isolated)})
     lines.append("  " + _("Report it here: %(link)s") % {"link": sheet.link})
     return lines
@@ -157,7 +161,7 @@ def result_lines(result: BattleResult) -> list[str]:
     elif result.i_won:
         lines = [_("Result: you won")]
     else:
-        lines = [_("Result: %(name)s won") % {"name": result.winner}]
+        lines = [elide(_("Result: %(name)s won") % {"name": result.winner})]
     if result.swept:
         lines.append(_("Swept away: %(names)s.") % {"names": ", ".join(result.swept)})
     if result.destroyed:

@@ -7,6 +7,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from config.parsers import BodyNotObject, not_an_object
 from config.refusals import Refusal
 from config.request_limits import TOO_LARGE_CODE, too_large_message
 
@@ -46,6 +47,8 @@ def api_error(detail: str, code: str, status_code: int = 400) -> Response:
 
 def validated(serializer_class, request) -> dict:
     """The request body checked by `serializer_class`; a malformed body raises a 400."""
+    if not_an_object(request):  # every body of the API is an object (config/parsers.py)
+        raise BodyNotObject
     serializer = serializer_class(data=request.data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data

@@ -5,6 +5,7 @@ from django.urls import include, path
 from accounts import services as accounts
 from armylists import api as armylists_api
 from armylists import systems_api
+from config.api_root import ApiRootView
 from events import api as league_api
 from events import rolls_api
 from missions import api as missions_api
@@ -12,6 +13,7 @@ from systems.registry import game_systems
 from venue import clock_api
 
 urlpatterns = [
+    path("", ApiRootView.as_view(), name="api-root"),
     path("accounts/", accounts.SignupView.as_view(), name="api-signup"),
     path("auth/token/", accounts.TokenView.as_view(), name="api-token"),
     path("charts/", armylists_api.ChartListView.as_view(), name="api-charts"),
@@ -52,6 +54,8 @@ urlpatterns = [
     path("tournaments/<slug:slug>/rounds/<int:number>/clock/", clock_api.RoundClockView.as_view(),
          name="api-round-clock"),
     path("tournaments/<slug:slug>/standings/", league_api.StandingsView.as_view(), name="api-standings"),
+    path("", include("leagues.api_urls")),  # weeks, league games, byes, league standings
+    path("", include("teams.urls")),  # teams, team matches, drafts, team standings
     path("games/<int:pk>/", league_api.GameView.as_view(), name="api-game"),
     path("games/<int:pk>/report/", league_api.ReportView.as_view(), name="api-game-report"),
     path("games/<int:pk>/confirm/", league_api.ConfirmView.as_view(), name="api-game-confirm"),
@@ -64,4 +68,5 @@ urlpatterns = [
     path("", include("printing.api")),
     path("", include("venue.checkin_api")),
     path("", include("venue.awards_api")),
+    path("", include("circuits.api")),  # circuits: rankings across events
 ]

@@ -1,9 +1,12 @@
 """Settings, all from the environment; with none set, Muster runs embedded (SQLite, eager tasks)."""
+import os
 import sys
 from pathlib import Path
 
 import environ
+from csp.constants import NONCE, NONE, SELF, UNSAFE_INLINE
 
+from config.deploy_settings import instrumented_cache, instrumented_database, media_storage
 from config.mail import email_settings
 from config.secret import load_or_create_secret_key
 
@@ -38,10 +41,19 @@ INSTALLED_APPS = [
     "printing",
     "notices",
     "campaigns",
+    "circuits",  # rankings across events: placement points, Elo, Glicko-2
+    "leagues",  # leagues over weeks: the "league" event format
+    "teams",  # team events: the "team" event format (WTC draft, team Swiss)
 ]
 
 MIDDLEWARE = [
+    # X-Muster-Node on every response; /healthz/ and /metrics answered before the rest (config.node).
+    "config.node.NodeMiddleware",
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Content-Security-Policy and Permissions-Policy on every response (config.security_headers).
+    "config.security_headers.PermissionsPolicyMiddleware",
+    "config.security_headers.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -52,6 +64,7 @@ MIDDLEWARE = [
     "config.request_guards.RequestGuardMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.errors.RefusedConnectionMiddleware",  # a refused connection: 503, not 500
+    "config.metrics.AfterMiddleware",  # django-prometheus's, by view: last
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -111,6 +124,8 @@ LOGOUT_REDIRECT_URL = "home"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("fr", "Français")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# English dates day-month and 24 h, as readers here expect (config/formats/en/formats.py).
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = env.str("TIME_ZONE", default="Europe/Paris")
 USE_I18N = True
 USE_TZ = True
@@ -120,7 +135,8 @@ STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(DATA_DIR / "static")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 WHITENOISE_USE_FINDERS = True  # serve from static/ too when collectstatic has not run
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # MEDIA_STORAGE=filesystem (MEDIA_ROOT) or s3 with the S3_* settings (config.deploy_settings).
+    "default": media_storage(os.environ),
     "staticfiles": {
         # Compressed but not hashed: pages render even before collectstatic has run (tests).
         "BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"
@@ -151,6 +167,17 @@ if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
     _redis_options.setdefault("socket_connect_timeout", 1)
     _redis_options.setdefault("socket_timeout", 2)
 
+# Several machines (shared/deploy-v1.md): the X-Muster-Node header's name (else hostname:pid);
+# /metrics for `Authorization: Bearer <MUSTER_METRICS_TOKEN>` only (unset: no /metrics); a
+# Celery worker's own metrics on this port (0: none). config/node.py, config/metrics.py.
+MUSTER_NODE_NAME = env.str("MUSTER_NODE_NAME", default="")
+MUSTER_METRICS_TOKEN = env.str("MUSTER_METRICS_TOKEN", default="")
+MUSTER_WORKER_METRICS_PORT = env.int("MUSTER_WORKER_METRICS_PORT", default=0)
+if MUSTER_METRICS_TOKEN:
+    # django-prometheus's database and cache metrics: its backends count what passes, no query.
+    DATABASES["default"] = instrumented_database(DATABASES["default"])
+    CACHES["default"] = instrumented_cache(CACHES["default"])
+
 # Celery: without a broker every task runs eagerly in-process (the embedded default).
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or None
 CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL is None
@@ -161,6 +188,11 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default="") or CELERY_BROKER_URL
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Celery's Django fix-up closes the database connection before and after every task unless this
+# is set: a worker connected anew (a new PostgreSQL backend) for each notice it sent. Set, the
+# fix-up closes it every this many tasks, and config/celery.py applies CONN_MAX_AGE and the
+# health checks around each task as Django does around each request.
+CELERY_DB_REUSE_MAX = 1000
 # A task is acknowledged only once it has run (ACKS_LATE), so a task whose worker dies is
 # delivered again: at once when a prefork pool child is lost (REJECT_ON_WORKER_LOST), and
 # after the visibility timeout when the whole worker dies (Redis then hands the unacknowledged
@@ -177,10 +209,17 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_interval": max(1, min(10, MUSTER_TASK_VISIBILITY_TIMEOUT // 20)),
     "unacked_restore_throttle": 1,
 }
-# A pending or running mission pack whose progress has not moved for this long is stale:
-# staff can retry it, and a new request for its round supersedes it. A chunk of
-# MUSTER_PACK_CHUNK_TABLES sheets takes seconds, so 5 min only passes when its worker died.
-MUSTER_PACK_STALE_SECONDS = env.int("MUSTER_PACK_STALE_SECONDS", default=300)
+# A pack's build beats every MUSTER_PACK_HEARTBEAT_SECONDS (a thread, whatever its chunks
+# take); a pending or running pack with no heartbeat nor progress for
+# MUSTER_PACK_INTERRUPTED_SECONDS is interrupted (the API's "stale"): its worker died, and the
+# packs sweep starts it again (printing/services/packs.py). MUSTER_PACK_STALE_SECONDS is the
+# older name of the threshold, still read.
+MUSTER_PACK_HEARTBEAT_SECONDS = env.float("MUSTER_PACK_HEARTBEAT_SECONDS", default=15)
+MUSTER_PACK_INTERRUPTED_SECONDS = env.float(
+    "MUSTER_PACK_INTERRUPTED_SECONDS", default=env.float("MUSTER_PACK_STALE_SECONDS", default=60))
+# What the worker's own sweeps and builds are sent to (default "celery"); tests give each
+# worker they start a queue of its own.
+CELERY_TASK_DEFAULT_QUEUE = env.str("MUSTER_TASK_QUEUE", default="celery")
 
 # "off" disables every rate limit (load tests); otherwise "scope=N/period,..." overrides defaults.
 MUSTER_RATE_LIMITS = env.str("MUSTER_RATE_LIMITS", default="")
@@ -201,15 +240,21 @@ REST_FRAMEWORK = {
         "config.parsers.SafeMultiPartParser",
         "config.parsers.SafeFormParser",
     ],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # The error answers of each operation, decided in one place (config/schema.py).
+    "DEFAULT_SCHEMA_CLASS": "config.schema.MusterAutoSchema",
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Muster API",
-    "DESCRIPTION": "Tournaments, army lists and missions for Warhammer 40,000 Cities of Death.",
+    "DESCRIPTION": ("Tournaments, leagues and map campaigns for tabletop wargames: events, "
+                    "registration, army lists checked by each game's rules, rounds, pairings, "
+                    "results, standings, missions and table tools. The games served are listed "
+                    "at /api/v1/game-systems/."),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The error components, NUL refused in input strings, the game systems listed (config/schema.py).
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "config.schema.postprocess"],
     "COMPONENT_SPLIT_REQUEST": True,
     # Same choices on two fields (club and faction weights): one named enum in the schema.
     # Several fields are called "kind" (missions, detachments, campaign score events): one
@@ -256,6 +301,34 @@ SECURE_HSTS_PRELOAD = HTTPS
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# What a page may load and run (config.security_headers): only Muster's own files, plus what
+# carries the response's nonce (nonce="{{ request.csp_nonce }}"); no inline event handler, no
+# eval, no framing, no plugin. Styles likewise: a <style> needs the nonce, and a style="..."
+# attribute is refused on the players' pages (allowed in the admin only, below).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+# The admin's concession: some of its list columns (round status, mission pack state) are built
+# in Python with style="color: ..." attributes. Attributes only: a <style> still needs the nonce.
+MUSTER_ADMIN_CONTENT_SECURITY_POLICY = {"style-src-attr": [UNSAFE_INLINE]}
+# Browser features no Muster page uses, off for the page and anything it embeds. Only names
+# browsers know: Chrome's developer console flags an unknown one, such as FLoC's retired
+# "interest-cohort" (browsing-topics is its successor).
+PERMISSIONS_POLICY = {feature: [] for feature in (
+    "accelerometer", "browsing-topics", "camera", "display-capture", "geolocation", "gyroscope",
+    "hid", "magnetometer", "microphone", "midi", "payment", "serial", "usb",
+    "xr-spatial-tracking")}
 
 LOGGING = {
     "version": 1,

@@ -57,7 +57,10 @@ and the same sequence of calls give the same missions, rolls and pairings.
 Event cache (``event_cache.py``, ``views/event_sections.py``): the event page, the projector and
 ``GET …/standings/`` read shared sections keyed by the event's version, which every audited change
 moves on; entries expire after 10 minutes, and what is personal is never cached. The sections
-come in pages (50 tables, 100 standings or players); ``?q=`` finds a player.
+come in pages (50 tables, 100 standings or players); ``?q=`` finds a player. After a change one
+process rebuilds each entry (its lock) while the others serve its copy of at most 5 s before
+(never to staff, nor to a player older than their own game's last report); publishing a round or
+completing one builds the sections once after the commit (``tasks.py``, ``league.warm_event``).
 
 Backups (``services/backup.py``, ``restore.py``, ``backup_rows.py``, ``backup_accounts.py``): an
 event as a versioned ``muster-event`` document (version 3; version 2 still imports) written in a

@@ -19,7 +19,7 @@ from armylists.systems import messages as list_messages
 from armylists.systems_api import ignored_fields
 from config.api_errors import api_error, validated
 from config.gc_pause import gc_paused
-from events import event_cache
+from events import event_cache, formats
 from events import serializers as s
 from events.audit import Actor
 from events.errors import Forbidden, Invalid, NotFound
@@ -134,8 +134,20 @@ class PlayerView(APIView):
 
 
 def role_of(request) -> str:
-    """The ``?role=`` asked for ("" = the main list); ``lists.chart_for`` refuses unknown ones."""
-    return request.query_params.get("role", "")
+    """The ``?role=`` asked for ("" = the main list); ``lists.chart_for`` refuses unknown ones.
+    The main list is the absence of ``role``: an empty one is refused like any unknown role."""
+    role = request.query_params.get("role")
+    if role == "":
+        raise Invalid(_("The role must be attacker or defender."), "role_unknown")
+    return role or ""
+
+
+def format_list_answer(request, tournament: Tournament, player) -> Response | None:
+    """The event format's own list answer (a league's ``?week=n``), or None."""
+    event_format = formats.get(tournament.format)
+    if event_format is None or event_format.player_list is None:
+        return None
+    return event_format.player_list(request, tournament, player)
 
 
 class PlayerListView(APIView):
@@ -146,6 +158,9 @@ class PlayerListView(APIView):
         tournament = get_tournament(request, slug)
         player = tournaments.get_player(tournament, pk)
         actor = actor_of(request)
+        answer = format_list_answer(request, tournament, player)
+        if answer is not None:
+            return answer
         if not lists.may_read(actor, player, tournament):
             require_signed_in(request)
             raise Forbidden(_("Lists are not published yet."), "lists_not_published")
@@ -168,6 +183,9 @@ class PlayerListView(APIView):
         actor = actor_of(request)
         if not lists.may_edit(actor, player):  # before reading the body: a stranger gets 403, not 400
             raise Forbidden(_("Only this player or an organiser can change this list."), "not_your_list")
+        answer = format_list_answer(request, tournament, player)
+        if answer is not None:
+            return answer
         role = role_of(request)
         chart = lists.chart_for(tournament, role)
         rules = list_systems.rules_for(chart.game_system.slug)
@@ -246,6 +264,11 @@ class RoundsView(APIView):
     def post(self, request, slug: str):
         require_signed_in(request)
         tournament = get_tournament(request, slug)
+        event_format = formats.get(tournament.format)
+        if event_format is not None and event_format.pair_round is not None:
+            # The format pairs its own units (a team event's matches) and words the answer.
+            return Response(event_format.pair_round(actor_of(request), tournament),
+                            status=status.HTTP_201_CREATED)
         draft = validated(s.PairSerializer, request)["draft"]
         with gc_paused():  # the games and their answer die together (config/gc_pause.py)
             paired = rounds.pair_next(actor_of(request), tournament, draft=draft)

@@ -1,9 +1,10 @@
 """A demo tournament for a fresh site: 12 players with accounts, lists, round 1 paired and partly
-reported; the players share one demo password, generated once."""
+reported; an event open for registration where `demo-player`'s sample lists are seen; the players
+share one demo password, generated once."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.utils.text import slugify
 
-from armylists.models import Chart
+from armylists.models import ArmyList, Chart
 from armylists.validation import Entry
 from events.audit import SYSTEM
 from events.models import Game, Tournament
@@ -19,6 +20,7 @@ from events.services import lists, results, rounds, tournaments
 from missions.models import Level
 
 DEMO_SLUG = "demo-cup"
+OPEN_SLUG = "demo-open"
 DEMO_SEED = 40_000
 DEMO_PASSWORD_FILE = "demo_password"
 PLAYERS = [
@@ -106,4 +108,29 @@ def demo_tournament(accounts: Sequence[Any] = ()) -> Tournament:
     for game in round_.games.filter(status=Game.Status.PENDING).order_by("table")[:3]:
         vp = {game.player_a_id: 1100, game.player_b_id: 650}
         results.report(SYSTEM, game.pk, results.ResultInput(winner=game.player_a_id, victory_points=vp))
+    return tournament
+
+
+def demo_open_event(accounts: Sequence[Any], samples: Mapping[str, Sequence[Entry]]) -> Tournament:
+    """An event open for registration (created once) where the first demo player is registered
+    and has sent the sample lists as two versions of their list, in reverse order: the last
+    one (too many Heavy Support) first, then the first (legal), their current list. Their list
+    page shows the legal list and, under Versions, the illegal one with its problems."""
+    existing = Tournament.objects.filter(slug=OPEN_SLUG).first()
+    if existing is not None:
+        return existing
+    tournament = tournaments.create_tournament(
+        SYSTEM, slug=OPEN_SLUG, name="Demo Open — Cities of Death", seed=DEMO_SEED + 1,
+        chart=Chart.objects.get(slug="w40k4-standard"), points_limit=1500,
+        level=Level.objects.get(slug="gamma"), rounds=3, on_six="special",
+        status=Tournament.Status.REGISTRATION_OPEN,
+    )
+    account = accounts[0] if accounts else None
+    name, club, faction = PLAYERS[0]
+    player = tournaments.register_player(SYSTEM, tournament, name=name, club=club, faction=faction,
+                                         username=account.get_username() if account else None)
+    for title, entries in reversed(list(samples.items())):
+        sent = lists.submit_list(SYSTEM, player, role="", entries=entries)
+        # The version keeps the sample's name, as the README and the API's "my lists" show it.
+        ArmyList.objects.filter(pk=sent.army_list_id).update(name=title)
     return tournament

@@ -199,16 +199,24 @@ def unit_type_choices() -> list[tuple[str, Any]]:
     return [(code, UNIT_TYPE_LABELS.get(code, code)) for code in whfb.UNIT_TYPES]
 
 
+# The tags the rules read, typed and shown in the reader's language ("tir" is "shooting"): a
+# French player is not asked to type English words.
+KNOWN_TAGS = {whfb.SHOOTING: _("shooting")}
+
+
 class TagsField(forms.CharField):
     """A unit's tags typed as words separated by commas; lower case, as the rules look for them."""
 
     def prepare_value(self, value: Any) -> Any:
-        return ", ".join(value) if isinstance(value, list | tuple) else value
+        if not isinstance(value, list | tuple):
+            return value
+        return ", ".join(str(KNOWN_TAGS.get(tag, tag)) for tag in value)
 
     def to_python(self, value: Any) -> list[str]:
         text = super().to_python(value)
-        tags = list(dict.fromkeys(t.strip().lower() for t in text.replace(";", ",").split(",")
-                                  if t.strip()))
+        codes = {str(word).lower(): code for code, word in KNOWN_TAGS.items()}
+        tags = list(dict.fromkeys(codes.get(t.strip().lower(), t.strip().lower())
+                                  for t in text.replace(";", ",").split(",") if t.strip()))
         if len(tags) > MAX_TAGS:
             raise ValidationError(_("At most %(count)s tags.") % {"count": MAX_TAGS})
         if any(len(tag) > 40 for tag in tags):

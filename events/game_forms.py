@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from armylists.serializers import MAX_UNITS
 from config.i18n import current_language
+from config.typography import elide
 from events.errors import Invalid
 from events.forms import GrowableFormSet
 from events.models import Game, Player
@@ -106,9 +107,10 @@ class ReportForm(forms.Form):
             self.initial.setdefault("winner", OBJECTIVE)
         self.fields["winner"].choices = choices
         for side, player in (("a", a), ("b", b)):
-            self.fields[f"vp_{side}"].label = _("Victory points of %(player)s") % {"player": player.name}
+            self.fields[f"vp_{side}"].label = elide(_("Victory points of %(player)s")
+                                                    % {"player": player.name})
             field = self.fields[f"stratagems_{side}"]
-            field.label = _("Stratagems of %(player)s") % {"player": player.name}
+            field.label = elide(_("Stratagems of %(player)s") % {"player": player.name})
             field.choices = stratagems
             self.initial.setdefault(f"stratagems_{side}", game.declarations.get(str(player.pk), []))
         for key, shape in self.shapes.items():
@@ -200,7 +202,7 @@ class ReportForm(forms.Form):
             return _("On this mission the victory points decide, and %(says)s: change the "
                      "result or the victory points.") % {"says": says}, True
         records = (_("a draw") if winner is None
-                   else _("a win for %(player)s") % {"player": winner.name})
+                   else elide(_("a win for %(player)s") % {"player": winner.name}))
         return _("This report records %(records)s, but %(says)s. Tick the box below if the "
                  "objective decided the game.") % {"records": records, "says": says}, False
 

@@ -7,6 +7,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from armylists.models import ArmyList, Chart, GameSystem
+from events.formats import known_format
 from missions.models import DiceStream, Level, Mission
 from venue.checkin_codes import new_checkin_code
 
@@ -123,6 +124,9 @@ class Tournament(models.Model):
         help_text=_("Urban War: size_min, size_max, result_mode."))
     language = models.CharField(_("language of printed material"), max_length=2,
                                 choices=django_settings.LANGUAGES, default="fr")
+    # events/formats.py: "event" (Swiss rounds of players) or a format an app registered.
+    format = models.CharField(_("format"), max_length=16, default="event",
+                              validators=[known_format], editable=False)
     seed = models.BigIntegerField(_("seed"))
     dice = models.OneToOneField(DiceStream, on_delete=models.PROTECT, related_name="tournament",
                                 verbose_name=_("dice stream"))

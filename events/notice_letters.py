@@ -111,9 +111,12 @@ def _compose_round(event: Tournament, round_: Round, game: Game, me: Player,
 
 
 def _report(report_id: int) -> Report | None:
-    return Report.objects.select_related(
+    # Unordered (one row at most): ordering a select of nine joined tables by the report's
+    # Meta.ordering cost the worker as much as compiling the rest of it.
+    found = Report.objects.select_related(
         "game__round__tournament__game_system", "game__player_a__user", "game__player_b__user",
-        "game__winner").filter(pk=report_id).first()
+        "game__winner").filter(pk=report_id).order_by()
+    return next(iter(found), None)
 
 
 def _result(game: Game, winner_id: int | None, victory_points: dict[str, int],

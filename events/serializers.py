@@ -9,6 +9,7 @@ from rest_framework import serializers
 from armylists.models import Chart, GameSystem
 from armylists.serializers import ListBodySerializer
 from campaigns.state_serializers import CampaignReportSerializer
+from events import formats
 from events.models import TIEBREAK_CHOICES, WEIGHTS, Game, Player, Round, Tournament
 from events.systems.config import ConfigError, event_config
 from missions.models import Level
@@ -58,6 +59,8 @@ class TournamentSerializer(serializers.ModelSerializer):
     faction_weight = serializers.ChoiceField(choices=WEIGHTS, required=False)
     list_deadline = InstantField(required=False, allow_null=True)
     player_count = serializers.SerializerMethodField()
+    format = serializers.CharField(required=False, default=serializers.CreateOnlyDefault(formats.DEFAULT),
+                                   max_length=16)
 
     class Meta:
         model = Tournament
@@ -65,7 +68,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "slug", "name", "status", "game_system", "chart", "points_limit", "level", "rounds",
             "on_six", "missions", "scoring", "turn_system", "advanced_rules", "settings", "starts_on", "list_deadline", "lists_published", "require_check_in",
             "win_points", "draw_points", "loss_points", "bye_points", "tiebreaks", "bye_priority",
-            "club_weight", "faction_weight", "language", "seed", "player_count",
+            "club_weight", "faction_weight", "language", "seed", "player_count", "format",
         ]
         read_only_fields = ["slug", "status", "player_count"]
 
@@ -74,8 +77,24 @@ class TournamentSerializer(serializers.ModelSerializer):
             raise serializers.ValidationError(_("A tiebreaker is listed twice."))
         return value
 
+    def get_fields(self) -> dict:
+        """The registered formats' settings, each under its format's name (events/formats.py)."""
+        fields = super().get_fields()
+        for event_format in formats.with_settings():
+            fields[event_format.name] = format_settings_field(event_format)
+        return fields
+
+    def validate_format(self, value: str) -> str:
+        if formats.get(value) is None:
+            raise serializers.ValidationError(
+                _("Unknown format %(format)s; the formats are: %(names)s.")
+                % {"format": value, "names": ", ".join(formats.names())})
+        return value
+
     def validate(self, attrs: dict) -> dict:
-        """The system fields together (events/systems/config.py), as the model's clean reads them."""
+        """The system fields together (events/systems/config.py), as the model's clean reads them;
+        the format's settings only under the chosen format."""
+        attrs = _format_settings(attrs, self)
         try:
             return {**attrs, **event_config(attrs["game_system"], attrs.get("chart"), attrs)}
         except ConfigError as exc:
@@ -85,6 +104,36 @@ class TournamentSerializer(serializers.ModelSerializer):
         """Annotated by the API's query; counted when the row comes from a service."""
         annotated = getattr(tournament, "player_count", None)
         return tournament.players.count() if annotated is None else annotated
+
+
+def format_settings_field(event_format: formats.EventFormat) -> serializers.Serializer:
+    """The format's settings serializer as a field: written as given, read from the format."""
+
+    class FormatSettings(event_format.settings):
+        def get_attribute(self, instance: Tournament) -> Tournament | None:
+            return instance if instance.format == event_format.name else None
+
+        def to_representation(self, instance: Tournament) -> dict | None:
+            return event_format.read(instance) if event_format.read else None
+
+    FormatSettings.__name__ = event_format.settings.__name__
+    return FormatSettings(required=False, allow_null=True)
+
+
+def _format_settings(attrs: dict, serializer: serializers.Serializer) -> dict:
+    """Refuse another format's settings; a format whose settings were left out gets defaults."""
+    chosen = attrs.get("format", formats.DEFAULT)
+    for event_format in formats.with_settings():
+        if event_format.name != chosen and attrs.get(event_format.name) is not None:
+            raise serializers.ValidationError({event_format.name: [
+                _("These settings belong to the format %(format)s.") % {"format": event_format.name}]})
+    event_format = formats.get(chosen)
+    if event_format and event_format.settings and attrs.get(chosen) is None:
+        defaults = event_format.settings(data={}, context=serializer.context)
+        if not defaults.is_valid():
+            raise serializers.ValidationError({chosen: defaults.errors})
+        attrs[chosen] = defaults.validated_data
+    return attrs
 
 
 class TournamentCreateSerializer(TournamentSerializer):

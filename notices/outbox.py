@@ -38,16 +38,23 @@ def queue(kind: str, object_id: int, stamp: str = "") -> None:
 
 
 def enqueue(task: str, args: Sequence[Any]) -> None:
-    """Keep task ``task(*args)`` as a row and queue it once the transaction commits."""
-    row = QueuedNotice.objects.create(task=task, args=list(args))
-    transaction.on_commit(lambda: send_row(row.pk, task, row.args))
+    """Keep task ``task(*args)`` as a row and queue it once the transaction commits. The row
+    counts the try made after the commit already: that saves the action a write."""
+    row = QueuedNotice.objects.create(task=task, args=list(args), tries=1)
+    transaction.on_commit(lambda: _queue_counted(row.pk, task, row.args))
 
 
 def send_row(row_id: int, task: str, args: Sequence[Any]) -> bool:
     """Queue one row's task; False (logged) when the broker refused it: the sweep retries."""
     QueuedNotice.objects.filter(pk=row_id).update(tries=F("tries") + 1)
+    return _queue_counted(row_id, task, args)
+
+
+def _queue_counted(row_id: int, task: str, args: Sequence[Any]) -> bool:
+    """``send_row`` once the try is counted."""
     try:
-        queue_task(task, args, {"queued": row_id})
+        # Nobody asks for a notice task's result: the worker keeps none (config.celery.queue).
+        queue_task(task, args, {"queued": row_id}, keep_result=False)
     except Exception:  # noqa: BLE001  (the action is committed: an outage only delays it)
         logger.warning("notice task %s %s not queued; the sweep will retry", task, args,
                        exc_info=True)

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from config.typography import elide
+
 Letter = tuple[str, str]  # subject, body
 
 
@@ -88,7 +90,7 @@ def result_text(winner: str | None, i_won: bool, victory_points: Mapping[str, in
     elif i_won:
         text = _("Result: you won")
     else:
-        text = _("Result: %(name)s won") % {"name": winner}
+        text = elide(_("Result: %(name)s won") % {"name": winner})
     points = [f"{name} {vp}" for name, vp in victory_points.items() if vp is not None]
     if points:
         text += "\n" + _("Victory points: %(points)s") % {"points": " – ".join(points)}

@@ -13,9 +13,10 @@ How a pack flows:
    admin's round action and buttons (``admin.py``) or the campaign's ``…/turns/{n}/pack/`` call
    ``services/packs.request_pack``: a pending row, an audit entry, and the task
    ``league.build_mission_pack`` (``tasks.py``) queued after the commit. A second click gets the
-   pack under way back unless it is stale (no progress for ``MUSTER_PACK_STALE_SECONDS``, its
-   worker died): then a fresh pack supersedes it, and staff may also retry a stale or failed
-   pack. A pack the broker never took is queued again by the sweep.
+   pack under way back unless it is interrupted (``stale``: no heartbeat nor progress for
+   ``MUSTER_PACK_INTERRUPTED_SECONDS``, its worker died; ``heartbeat.py``): the sweep then
+   starts it again by itself, a new request supersedes it, and staff may also retry an
+   interrupted or failed pack. A pack the broker never took is queued again by the sweep.
 2. Gathered in the worker: the renderer reads the round into plain frozen dataclasses in the
    event's language (``data.py``; ``services/mission_pack.py``, ``services/wall_sheets.py``,
    ``campaigns/services/pack.py``); a table sheet's game-system boxes come from
@@ -28,10 +29,13 @@ How a pack flows:
    or HarfBuzz it falls back to WeasyPrint overlays in chunks of ``MUSTER_PACK_CHUNK_TABLES``
    merged with pypdf. Wall sheets and turn packs flow as plain A4 documents (``wall.py``,
    ``campaigns/pack_sheets.py``). The table diagram is SVG drawn to scale (``diagram.py``).
-4. Stored: progress is saved after each chunk, and the PDF goes under ``MEDIA_ROOT`` through a
-   temporary file beside its final path, then an atomic move (``services/pack_files.py``);
-   ``GET /mission-packs/{id}/``
-   follows it and a staff-only view downloads it (``MEDIA_ROOT`` itself is never served).
+4. Stored: progress is saved after each chunk; the PDF is written into a temporary file of the
+   worker, uploaded to the media store (``default_storage``: ``MEDIA_ROOT``, or a bucket with
+   MEDIA_STORAGE=s3) under a new name per build, and the pack's row switches to it under its
+   lock; the old file is deleted after that, orphans by the packs sweep
+   (``services/pack_files.py``). ``GET /mission-packs/{id}/`` follows it and a staff-only view
+   downloads it: 200 with the bytes from the disk, or 302 to a signed URL of the bucket
+   (``MEDIA_ROOT`` itself is never served).
 
 Invariants:
 

@@ -52,7 +52,8 @@ def start_pack(modeladmin, request: HttpRequest, queryset):
 
 
 def _retryable(pack: MissionPack) -> bool:
-    """Failed, or stale: pending or running with no progress since its worker died."""
+    """Failed, or interrupted: pending or running with no heartbeat since its worker died (the
+    sweep starts it again by itself; staff need not wait for it)."""
     return pack.status == Status.FAILED or pack.stale
 
 
@@ -77,20 +78,28 @@ class MissionPackAdmin(admin.ModelAdmin):
     """Read-only: packs are made by the round action and the task, never typed in."""
 
     change_form_template = "packs/admin_change_form.html"
-    list_display = ["__str__", "kind", "status", "progress_bar", "download", "requested_by",
+    list_display = ["__str__", "kind", "state", "progress_bar", "download", "requested_by",
                     "requested_at"]
     list_filter = ["status", "kind"]
     list_select_related = ["round__tournament", "requested_by"]
     actions = [retry_packs]
-    fields = readonly_fields = ["round", "kind", "status", "progress_bar", "download", "pages",
+    fields = readonly_fields = ["round", "kind", "state", "progress_bar", "download", "pages",
                                 "error", "requested_by", "requested_at", "started_at",
-                                "progress_at", "runs", "finished_at"]
+                                "progress_at", "heartbeat_at", "runs", "finished_at"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
     def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
+
+    @admin.display(description=_("status"), ordering="status")
+    def state(self, obj: MissionPack) -> str:
+        """The status, or why an interrupted pack is not moving (it restarts by itself)."""
+        if obj.interrupted:
+            return format_html('<span class="pack-interrupted muster-alert">{}</span>',
+                               obj.status_label)
+        return obj.status_label
 
     @admin.display(description=_("progress"))
     def progress_bar(self, obj: MissionPack) -> str:
@@ -103,10 +112,10 @@ class MissionPackAdmin(admin.ModelAdmin):
         if obj.status == Status.DONE:
             return format_html('<a href="{}">{}</a>', _download_url(obj), _("Download the PDF"))
         if obj.status == Status.FAILED:
-            return format_html('<span style="color:#ba2121">{}</span>', _("failed"))
+            return format_html('<span class="muster-alert">{}</span>', _("failed"))
         if obj.stale:
-            return format_html('<span class="pack-stale" style="color:#ba2121">{}</span>',
-                               _("stalled: no progress for a while, retry it"))
+            return format_html('<span class="pack-stale muster-alert">{}</span>',
+                               _("interrupted: restarts by itself, or retry it"))
         return "—"
 
     def get_urls(self):
@@ -129,8 +138,9 @@ class MissionPackAdmin(admin.ModelAdmin):
     def status_view(self, request: HttpRequest, pk: int) -> JsonResponse:
         """The small JSON the change page polls."""
         pack = self._visible(request, pk)
-        data = {"status": pack.status, "status_label": str(Status(pack.status).label),
-                "progress": pack.progress, "error": pack.error, "stale": pack.stale}
+        state = pack.state  # read once: "stale" and "state" agree
+        data = {"status": pack.status, "status_label": pack.status_label, "state": state,
+                "progress": pack.progress, "error": pack.error, "stale": state == "interrupted"}
         if pack.status == Status.DONE:
             data["download_url"] = _download_url(pack)
         return JsonResponse(data)
@@ -166,7 +176,9 @@ class MissionPackAdmin(admin.ModelAdmin):
             extra.update({
                 "pack_status_url": reverse("admin:printing_missionpack_status", args=[pack.pk]),
                 "pack_retry_url": reverse("admin:printing_missionpack_retry", args=[pack.pk]),
-                "pack_active": pack.status in (Status.PENDING, Status.RUNNING) and not pack.stale,
+                # An interrupted pack is still watched: the sweep starts it again.
+                "pack_active": pack.status in (Status.PENDING, Status.RUNNING),
+                "pack_stale": pack.stale,
                 "pack_retryable": _retryable(pack),
             })
         return super().change_view(request, object_id, form_url, extra)

@@ -5,10 +5,13 @@ Mounted under /api/v1/ by ``path("", include("printing.api"))`` in config/api_ur
 """
 from __future__ import annotations
 
+import logging
 from typing import Any
 
-from django.http import FileResponse
+from django.core.files.storage import default_storage
+from django.http import FileResponse, HttpResponseRedirect
 from django.urls import path, reverse
+from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
@@ -23,7 +26,9 @@ from events.errors import Conflict, NotFound
 from events.models import Tournament
 from printing.models import MissionPack
 from printing.services import packs
+from printing.services.pack_files import StoreUnavailable, streams_locally
 
+logger = logging.getLogger(__name__)
 PACK_ANSWER = inline_serializer("MissionPack", {
     "id": serializers.IntegerField(),
     "kind": serializers.CharField(
@@ -35,8 +40,16 @@ PACK_ANSWER = inline_serializer("MissionPack", {
     "download_url": serializers.URLField(required=False),
     "error": serializers.CharField(required=False),
     "stale": serializers.BooleanField(
-        help_text="pending or running but not moved for a while (its worker died): staff can "
-                  "retry it, and a new request for the round supersedes it"),
+        help_text="interrupted: pending or running, yet no heartbeat nor progress for "
+                  "MUSTER_PACK_INTERRUPTED_SECONDS (its worker died, or none took it). It starts "
+                  "again by itself once a worker is up; staff can also retry it, and a new "
+                  "request for the round supersedes it"),
+    "state": serializers.CharField(
+        required=False,
+        help_text="the status, or interrupted for a pending or running pack whose worker died "
+                  "(stale): pending, running, interrupted, done or failed"),
+    "state_label": serializers.CharField(
+        required=False, help_text="the state in words, in the reader's language"),
 })
 
 
@@ -52,10 +65,12 @@ class StaffOnly(BasePermission):
 
 def pack_data(pack: MissionPack, request) -> dict[str, Any]:
     """A pack as api-v1 shows it."""
+    state = pack.state  # read once: "stale" and "state" agree
     data: dict[str, Any] = {
         "id": pack.pk, "kind": pack.kind, "status": pack.status, "progress": pack.progress,
         "tournament": pack.round.tournament.slug, "round": pack.round.number,
-        "requested_at": pack.requested_at.isoformat(), "stale": pack.stale,
+        "requested_at": pack.requested_at.isoformat(), "stale": state == "interrupted",
+        "state": state, "state_label": pack.status_label,
     }
     if pack.status == MissionPack.Status.DONE:
         data["download_url"] = request.build_absolute_uri(
@@ -85,9 +100,9 @@ class PackRequestView(APIView):
         if tournament is None:
             raise NotFound(_("No such tournament."), "tournament_not_found")
         pack = packs.request_pack(Actor.of(request), tournament, number)
-        pack.refresh_from_db()  # eager mode (no broker) has built it already
-        return Response({"id": pack.pk, "status": pack.status, "progress": pack.progress},
-                        status=status.HTTP_202_ACCEPTED)
+        # Read again (eager mode, without a broker, has built it already) with its round and
+        # event, to answer as GET mission-packs/{id}/ does: every field the schema requires.
+        return Response(pack_data(get_pack(pack.pk), request), status=status.HTTP_202_ACCEPTED)
 
 
 WALL_SHEET_KINDS = [kind for kind in MissionPack.Kind.values
@@ -116,9 +131,9 @@ class WallSheetRequestView(APIView):
             raise NotFound(_("No such tournament."), "tournament_not_found")
         kind = validated(WallSheetSerializer, request)["kind"]
         pack = packs.request_pack(Actor.of(request), tournament, number, kind=kind)
-        pack.refresh_from_db()  # eager mode (no broker) has built it already
-        return Response({"id": pack.pk, "kind": pack.kind, "status": pack.status,
-                         "progress": pack.progress}, status=status.HTTP_202_ACCEPTED)
+        # Read again (eager mode, without a broker, has built it already) with its round and
+        # event, to answer as GET mission-packs/{id}/ does: every field the schema requires.
+        return Response(pack_data(get_pack(pack.pk), request), status=status.HTTP_202_ACCEPTED)
 
 
 class PackView(APIView):
@@ -134,8 +149,10 @@ class PackView(APIView):
 class PackDownloadView(APIView):
     """GET (staff): the PDF; 409 while it is being built.
 
-    Only a done pack is served, and its file only ever appears whole (os.replace of a
-    finished temporary file), so a download never gets a partial PDF.
+    Only a done pack is served, and the file its row names is always whole (a build uploads a
+    new file, then switches the row to it), so a download never gets a partial PDF: 200 with
+    the bytes from this machine's disk, or 302 to a signed URL of the object store
+    (MEDIA_STORAGE=s3, shared/deploy-v1.md).
     """
 
     permission_classes = [StaffOnly]
@@ -146,11 +163,24 @@ class PackDownloadView(APIView):
         pack = get_pack(pk)
         if pack.status != MissionPack.Status.DONE:
             raise Conflict(_("This mission pack is not ready yet."), "pack_not_ready")
-        stored = packs.stored_path(pack)
-        if stored is None:
+        try:
+            found = packs.stored(pack)
+        except Exception as exc:  # the store is away: say so (503), the node's log says why
+            logger.warning("pack %s: the media store did not answer", pack.pk, exc_info=True)
+            raise StoreUnavailable(_("The file store cannot be reached right now. Try again in "
+                                     "a moment."), "pack_store_unavailable") from exc
+        if not found:
             raise NotFound(_("The file of this mission pack is missing."), "pack_file_missing")
-        response = FileResponse(stored.open("rb"), as_attachment=True,
-                                filename=pack.download_name, content_type="application/pdf")
+        if streams_locally():
+            response = FileResponse(default_storage.open(pack.file.name, "rb"), as_attachment=True,
+                                    filename=pack.download_name, content_type="application/pdf")
+        else:
+            # An object store: the bytes come from it, through a URL it signed for a few minutes
+            # (S3_QUERYSTRING_EXPIRE), under the name the browser should save.
+            response = HttpResponseRedirect(default_storage.url(pack.file.name, parameters={
+                "ResponseContentDisposition": content_disposition_header(
+                    True, pack.download_name),
+                "ResponseContentType": "application/pdf"}))
         response["Cache-Control"] = "private, no-store"
         return response
 

@@ -9,7 +9,12 @@ class PrintingConfig(AppConfig):
 
     def ready(self) -> None:
         # Printing's own pack kinds; other contexts register theirs (printing/renderers.py).
-        from printing.services import mission_pack, wall_sheets
+        from django.db.models.signals import post_delete
+
+        from printing.models import MissionPack
+        from printing.services import mission_pack, pack_files, wall_sheets
 
         mission_pack.register()
         wall_sheets.register()
+        post_delete.connect(pack_files.delete_file_of, sender=MissionPack,
+                            dispatch_uid="printing.pack_file")

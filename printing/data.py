@@ -198,6 +198,9 @@ class TableSheet:
     blocks: tuple[str, ...] = CORE_BLOCKS
     boxes: tuple[Box, ...] = ()
     back_blocks: tuple[str, ...] = ()
+    # The table's block (events.table_blocks: a team match), printed in the head: "Les Dragons
+    # vs Team Lyon, match 2"; None: the sheet has no such line (every other format).
+    block: str | None = None
 
     @property
     def pages(self) -> int:
@@ -208,7 +211,7 @@ class TableSheet:
         """What the sheet prints besides its slots: sheets with equal keys share one form."""
         return (self.mission_key, self.a.role, self.b.role, self.a.allowance, self.b.allowance,
                 tuple((r.step, bool(r.shared)) for r in self.rolls), self.blocks,
-                tuple(box.blank() for box in self.boxes), self.back_blocks)
+                tuple(box.blank() for box in self.boxes), self.back_blocks, self.block is not None)
 
     def blank(self) -> TableSheet:
         """The sheet with every slot empty: its form (``shared`` stays set: it picks the cells)."""
@@ -216,7 +219,8 @@ class TableSheet:
         rolls = tuple(replace(r, side_a="", side_b="", shared=" " if r.shared else "", outcome="")
                       for r in self.rolls)
         return replace(self, table=0, a=sides[0], b=sides[1], rolls=rolls,
-                       boxes=tuple(box.blank() for box in self.boxes))
+                       boxes=tuple(box.blank() for box in self.boxes),
+                       block=None if self.block is None else "")
 
     def slot_texts(self) -> dict[str, str]:
         """The text of each slot, by the slot names of ``templates/packs/sheets.html`` and the
@@ -224,6 +228,8 @@ class TableSheet:
         texts = {"table": str(self.table), "rolls_a": self.a.name, "rolls_b": self.b.name}
         if self.back_blocks:
             texts["back_table"] = str(self.table)
+        if self.block:
+            texts["block"] = self.block
         for prefix, side in (("a", self.a), ("b", self.b)):
             texts.update({f"{prefix}_name": side.name, f"{prefix}_club": side.club,
                           f"{prefix}_faction": side.faction})

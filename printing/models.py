@@ -1,15 +1,21 @@
 """The printed mission pack of a round: one PDF built in the background, its state and file."""
 import secrets
-from datetime import timedelta
-from pathlib import Path
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator
 from django.db import models
-from django.db.models.signals import post_delete
-from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+
+def interrupted_seconds() -> float:
+    return float(settings.MUSTER_PACK_INTERRUPTED_SECONDS)
+
+
+def interrupted_before() -> datetime:
+    """A pending or running pack with no sign of life since this moment is interrupted."""
+    return timezone.now() - timedelta(seconds=interrupted_seconds())
 
 
 def new_token() -> str:
@@ -55,9 +61,13 @@ class MissionPack(models.Model):
     requested_at = models.DateTimeField(_("requested"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
-    # Bumped on every state or progress write: a pending or running pack that has not moved
-    # for MUSTER_PACK_STALE_SECONDS is stale (its worker died): it can be retried or superseded.
+    # Bumped on every state or progress write.
     progress_at = models.DateTimeField(_("last progress"), default=timezone.now)
+    # Bumped every MUSTER_PACK_HEARTBEAT_SECONDS by the process building the pack (a thread, so
+    # a long chunk still beats), and by whom ("host:pid"): a pending or running pack with no
+    # sign of life for MUSTER_PACK_INTERRUPTED_SECONDS is interrupted (its worker died).
+    heartbeat_at = models.DateTimeField(_("last heartbeat"), null=True, blank=True)
+    heartbeat_by = models.CharField(max_length=100, blank=True, editable=False)
     # The run that owns the pack: each build start takes a new token under the row lock, and
     # every write of a run is filtered on its token, so a superseded run stops writing.
     attempt = models.CharField(max_length=32, blank=True, editable=False)
@@ -83,17 +93,36 @@ class MissionPack(models.Model):
                                                          "round": self.round}
 
     @property
-    def stale(self) -> bool:
-        """Pending or running, yet nothing has moved for MUSTER_PACK_STALE_SECONDS."""
-        if self.status not in (self.Status.PENDING, self.Status.RUNNING):
-            return False
-        limit = timedelta(seconds=settings.MUSTER_PACK_STALE_SECONDS)
-        return self.progress_at < timezone.now() - limit
+    def last_sign_of_life(self) -> datetime:
+        """The later of its last progress and its last heartbeat."""
+        return max(self.progress_at, self.heartbeat_at or self.progress_at)
 
     @property
-    def file_name(self) -> str:
-        """Where the finished PDF lives, relative to MEDIA_ROOT (fixed per pack)."""
-        return f"packs/pack-{self.pk}-{self.token}.pdf"
+    def interrupted(self) -> bool:
+        """Pending or running, yet no heartbeat nor progress for MUSTER_PACK_INTERRUPTED_SECONDS:
+        its worker died (or none took it); the packs sweep starts it again."""
+        if self.status not in (self.Status.PENDING, self.Status.RUNNING):
+            return False
+        return self.last_sign_of_life < interrupted_before()
+
+    # The API's and the admin's older name: "stale" means interrupted.
+    stale = interrupted
+
+    @property
+    def state(self) -> str:
+        """The status, or "interrupted" for an interrupted pending or running pack."""
+        return "interrupted" if self.interrupted else self.status
+
+    @property
+    def status_label(self) -> str:
+        """The status in words, as the organiser reads it."""
+        if not self.interrupted:
+            return str(self.Status(self.status).label)
+        if self.status == self.Status.PENDING:
+            return str(_("interrupted: no worker has taken it yet; it starts by itself once "
+                         "one is up"))
+        return str(_("interrupted: its worker was lost; it starts again by itself once a "
+                     "worker is up"))
 
     @property
     def download_name(self) -> str:
@@ -102,10 +131,3 @@ class MissionPack(models.Model):
             return f"{self.round.campaign_turn.campaign.slug}-turn-{self.round.number}.pdf"
         suffix = "" if self.kind == self.Kind.MISSION_PACK else f"-{self.kind.replace('_', '-')}"
         return f"{self.round.tournament.slug}-round-{self.round.number}{suffix}.pdf"
-
-
-@receiver(post_delete, sender=MissionPack)
-def _delete_file(sender, instance: MissionPack, **kwargs) -> None:
-    # A deleted pack takes its PDF along; nothing else points at the file.
-    if instance.file:
-        Path(settings.MEDIA_ROOT, instance.file.name).unlink(missing_ok=True)

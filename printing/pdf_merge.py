@@ -20,23 +20,12 @@ class _Stamper:
 
     def _form(self, index: int) -> tuple[Any, Any]:
         """(XObject reference, content stream drawing it), created on first use."""
-        from pypdf.generic import DecodedStreamObject, NameObject
+        from pypdf.generic import DecodedStreamObject
 
         if index not in self.refs:
-            page = self.reader.pages[index]
-            xobject = DecodedStreamObject()
-            xobject.set_data(page.get_contents().get_data())
-            xobject.update({
-                NameObject("/Type"): NameObject("/XObject"),
-                NameObject("/Subtype"): NameObject("/Form"),
-                NameObject("/BBox"): page.mediabox,
-                NameObject("/Resources"): page["/Resources"].clone(self.writer),
-            })
             draw = DecodedStreamObject()
             draw.set_data(f"q /MusterForm{index} Do Q\n".encode())
-            # pypdf has no public call to add a free-standing object; _add_object is stable API
-            # in practice (pypdf 3-6) and gives the indirect reference pages share.
-            self.refs[index] = (self.writer._add_object(xobject.flate_encode()),
+            self.refs[index] = (form_xobject(self.writer, self.reader.pages[index]),
                                 self.writer._add_object(draw))
         return self.refs[index]
 
@@ -68,3 +57,21 @@ def merge(parts: Iterable[tuple[bytes, Sequence[int]]], forms_pdf: bytes, out: B
                 stamper.stamp(added, form_of[number])
     writer.write(out)
     return len(writer.pages)
+
+
+def form_xobject(writer: Any, page: Any) -> Any:
+    """``page`` as a Form XObject of ``writer``: the indirect reference every page that draws it
+    shares (one copy in the file however many pages draw it)."""
+    from pypdf.generic import DecodedStreamObject, NameObject
+
+    xobject = DecodedStreamObject()
+    xobject.set_data(page.get_contents().get_data())
+    xobject.update({
+        NameObject("/Type"): NameObject("/XObject"),
+        NameObject("/Subtype"): NameObject("/Form"),
+        NameObject("/BBox"): page.mediabox,
+        NameObject("/Resources"): page["/Resources"].clone(writer),
+    })
+    # pypdf has no public call to add a free-standing object; _add_object is stable API in
+    # practice (pypdf 3-6) and gives the indirect reference pages share.
+    return writer._add_object(xobject.flate_encode())

@@ -1,5 +1,5 @@
-"""Printing's background work: building a pack, and the sweep that queues again the packs the
-broker did not take."""
+"""Printing's background work: building a pack (it beats while it builds), and the sweep that
+starts again the packs whose worker died and queues again those the broker did not take."""
 from celery import Task, shared_task
 from celery.exceptions import TimeLimitExceeded
 
@@ -8,6 +8,10 @@ from printing.services import packs
 
 
 class PackTask(Task):
+    # Embedded mode (eager, no broker): a build takes seconds, so it runs in a thread of its
+    # own after the commit, never inside the request that asked for it (config.celery.queue).
+    aside_when_eager = True
+
     def on_failure(self, exc, task_id, args, kwargs, einfo) -> None:
         # The hard time limit kills the pool child before it can record anything; the
         # worker's main process runs this, so the pack fails visibly instead of hanging.
@@ -29,5 +33,6 @@ def build_mission_pack(pack_id: int, chunk_tables: int | None = None) -> str:
 
 @shared_task(name="league.sweep_packs")
 def sweep_packs() -> int:
-    """Queue again the pending packs the broker did not take (packs.sweep)."""
+    """Start again the interrupted packs (no heartbeat: their worker died) and queue again the
+    pending packs the broker did not take (packs.sweep)."""
     return packs.sweep()

@@ -48,6 +48,7 @@ class FindRow:
     table: int | None  # None: a bye
     opponent: str = ""
     letter: str = ""
+    block: str = ""  # the table's block (a team match): "Les Dragons vs Team Lyon, match 2"
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,16 @@ class StandingLine:
     record: str  # "3/0/1" (wins/draws/losses)
     tiebreakers: tuple[str, ...] = ()
     dropped: bool = False
+
+
+@dataclass(frozen=True)
+class BlockLine:
+    """A line of a format's own standings (a team's): rank, name, points, the rest in words."""
+
+    rank: int
+    name: str
+    points: int
+    detail: str = ""
 
 
 @dataclass(frozen=True)
@@ -98,6 +109,17 @@ class WallContent:
     tiebreak_labels: tuple[str, ...] = ()
     slips: tuple[Slip, ...] = ()
     slip_rounds: int = 0  # the most rounds a slip's history holds (sets slips per page)
+    # A format that plays tables in blocks (events.table_blocks: team matches): the pairings
+    # under their blocks ((title, score, lines) each), and its own standings above the players'.
+    pairing_groups: tuple[tuple[str, str, tuple[PairingLine, ...]], ...] = ()
+    block_standings: tuple[BlockLine, ...] = ()
+    block_standings_title: str = ""
+    block_points_label: str = ""
+
+    @property
+    def pairing_rows(self) -> tuple[tuple[str, str, tuple[PairingLine, ...]], ...]:
+        """The pairings as the sheet prints them: under their blocks, or one untitled group."""
+        return self.pairing_groups or (("", "", self.pairings),)
 
 
 # --- slips: a fixed number per page -------------------------------------------------------------

@@ -6,10 +6,13 @@ A system whose reports carry facts of its own registers on its `GameSystem` (sys
   shows it, the admin game page's "Enter the result as an organiser" posts it, and the results
   grid builds its row's fields from it (``grid_*`` hooks): the same fields, the same content for
   ``results.report`` (whose outcome serializer and ``score`` check what the API sends too).
-- ``result_words``: a `ResultWords`, the report's facts in the reader's language (game page,
-  round desk) and the name of the facts picked from the lists (results grid column).
+- ``result_words``: a `ResultWords`, the report's facts in the reader's language, players by
+  name (game page, round desk, each report on the admin game page: ``outcome_lines``) and the
+  name of the facts picked from the lists (results grid column).
 
-A system without them is a chart game reported by winner and victory points."""
+A system without them is a chart game reported by winner and victory points; its reports'
+outcome (a Cities of Death mission objective, a campaign battle's detachments) is told by
+``outcome_lines`` under the report form's labels."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
@@ -21,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from events.errors import Invalid
-from events.game_forms import NOBODY, ReportPreview
+from events.game_forms import NOBODY, ReportPreview, outcome_label
 from events.models import Game, Player
 from events.scoring import Band, bands_of, tournament_points
 from events.services import results
@@ -179,3 +182,57 @@ def result_lines(game: Game, outcome: Mapping[str, Any], victory_points: Mapping
     if words is None:
         return []
     return words.lines((game.player_a, game.player_b), outcome or {}, victory_points or {}, lists)
+
+
+def outcome_lines(game: Game, outcome: Mapping[str, Any], victory_points: Mapping[str, Any],
+                  lists: Lists) -> list[str]:
+    """A report's outcome in sentences, players by name (the admin game page): the system's
+    words (its ``result_words``), else the mission objective's facts, then a campaign battle's."""
+    outcome = outcome or {}
+    if not outcome:
+        return []
+    facts = {key: value for key, value in outcome.items() if key != "campaign"}
+    lines = result_lines(game, facts, victory_points, lists) if facts else []
+    if not lines:
+        lines = objective_lines(game, facts)
+    return [*lines, *campaign_lines(outcome.get("campaign"))]
+
+
+def _yes_no(value: Any) -> str:
+    return str(_("yes")) if value else str(_("no"))
+
+
+def _fact_value(value: Any, names: Mapping[str, str]) -> str:
+    """One fact: by player ("Alice 2, Bob 0"), a player (or nobody), a yes/no or a number."""
+    if isinstance(value, Mapping):
+        return ", ".join(f"{names.get(str(k), str(_('another player')))} "
+                         f"{_yes_no(v) if isinstance(v, bool) else v}" for k, v in value.items())
+    if isinstance(value, bool):
+        return _yes_no(value)
+    if value is None:
+        return str(_("nobody"))
+    if isinstance(value, int) and str(value) in names:  # a player id (holder, captor...)
+        return names[str(value)]
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+def objective_lines(game: Game, facts: Mapping[str, Any]) -> list[str]:
+    """The mission objective's facts (Cities of Death outcome fields) under their labels."""
+    names = {str(p.pk): p.name for p in (game.player_a, game.player_b) if p is not None}
+    return [_("%(fact)s: %(value)s.") % {"fact": outcome_label(game, key),
+                                         "value": _fact_value(value, names)}
+            for key, value in facts.items()]
+
+
+def campaign_lines(facts: Mapping[str, Any] | None) -> list[str]:
+    """A campaign battle's detachments swept from the field or destroyed."""
+    facts = facts or {}
+    lines = []
+    if facts.get("swept"):
+        lines.append(_("Detachments swept from the field: %(names)s.")
+                     % {"names": ", ".join(facts["swept"])})
+    if facts.get("destroyed"):
+        lines.append(_("Detachments destroyed: %(names)s.") % {"names": ", ".join(facts["destroyed"])})
+    return lines

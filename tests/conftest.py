@@ -95,11 +95,35 @@ def _live_server_per_worker() -> None:
         os.environ["DJANGO_LIVE_TEST_SERVER_ADDRESS"] = f"{host}:{int(port) + worker_index()}"
 
 
+def _cheap_password_hasher() -> None:
+    """MD5 first: the default PBKDF2 (a million rounds) made every account with a password and
+    every login cost about half a CPU-second. No test is about hashing; the defaults stay listed
+    after it, so a hash made outside the tests (demo data) still checks."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher",
+                                 *settings.PASSWORD_HASHERS]
+    setting_changed.send(sender=type(settings), setting="PASSWORD_HASHERS",
+                         value=settings.PASSWORD_HASHERS, enter=True)
+
+
 _redis_per_worker()
 _live_server_per_worker()
+_cheap_password_hasher()
+
+
+def _flushes_the_reference_data(item) -> bool:
+    """A transactional test flushes every table afterwards; without serialized_rollback the
+    rules catalogue (data migrations) is gone for the tests after it on that worker, and the
+    next serialized test fails on the content types post_migrate made again."""
+    marker = item.get_closest_marker("django_db")
+    return bool(marker and marker.kwargs.get("transaction")
+                and not marker.kwargs.get("serialized_rollback"))
 
 
 def pytest_collection_modifyitems(config, items):
+    careless = [item.nodeid for item in items if _flushes_the_reference_data(item)]
+    if careless:
+        raise pytest.UsageError("transactional tests need serialized_rollback=True:\n"
+                                + "\n".join(careless))
     real_services = bool(settings.CELERY_BROKER_URL) and connection.vendor == "postgresql"
     skip_worker = pytest.mark.skip(reason="needs CELERY_BROKER_URL and PostgreSQL (run .ci/run)")
     skip_pg = pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL)")

@@ -160,7 +160,8 @@ def _infiltrations(actor: Actor, c: Campaign, data: Any) -> str:
 
 def _battles(actor: Actor, c: Campaign, data: Any) -> str:
     created = campaign_battles.generate_battles(actor, c, c.current_turn)
-    return _("%(n)s battles generated.") % {"n": len(created)}
+    return ngettext("%(n)s battle generated.", "%(n)s battles generated.",
+                    len(created)) % {"n": len(created)}
 
 
 def _close(actor: Actor, c: Campaign, data: Any) -> str:

@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from campaigns.api.state import campaign_for, signed_in
 from campaigns.services.pack import request_turn_pack
-from printing.api import PACK_ANSWER
+from printing.api import PACK_ANSWER, get_pack, pack_data
 
 
 class TurnPackView(APIView):
@@ -27,9 +27,9 @@ class TurnPackView(APIView):
     def post(self, request, slug: str, number: int):
         actor = signed_in(request)
         pack = request_turn_pack(actor, campaign_for(slug), number)
-        pack.refresh_from_db()  # eager mode (no broker) has built it already
-        return Response({"id": pack.pk, "kind": pack.kind, "status": pack.status,
-                         "progress": pack.progress}, status=status.HTTP_202_ACCEPTED)
+        # Read again (eager mode, without a broker, has built it already) with its round and
+        # event, to answer as GET mission-packs/{id}/ does: every field the schema requires.
+        return Response(pack_data(get_pack(pack.pk), request), status=status.HTTP_202_ACCEPTED)
 
 
 urlpatterns = [

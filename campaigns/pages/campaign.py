@@ -64,6 +64,7 @@ from campaigns.words import (
 )
 from events.audit import Actor
 from events.models import Game, Report
+from events.services import factions
 
 OPEN = (Report.Status.REPORTED, Report.Status.DISPUTED)
 
@@ -98,34 +99,72 @@ def order_forms(state: CampaignState, side: CampaignSide, army: Sequence[Detachm
 
 
 def declaring(campaign: Campaign, turn: CampaignTurn, reader: Reader) -> dict[str, Any]:
-    """G11: how this phase's orders are declared, what the reader may do about it."""
+    """G11: how this phase's orders are declared, what the reader owes in it and may do about it.
+    Everything here is public (``declarations_view``) or the reader's own: who goes first is said
+    once the initiative winner chose it, or once orders the reader may know of settle it."""
     view = campaign_declarations.declarations_view(campaign, turn)
     mine = reader.side.side if reader.side is not None else None
     winner = (turn.initiative or {}).get(turn.phase, {}).get("winner")
     phase_open = turn.phase in PHASE_KINDS
     sealed = view["mode"] == SEALED
+    reacting = sealed and turn.phase == ATTACKS_PHASE and view["revealed"]
     if sealed:
         text = _("Sealed orders: your opponent sees your orders of a phase only when they are "
                  "revealed, as the next phase opens.")
         if turn.phase == ATTACKS_PHASE:
-            text = (_("The attacks are revealed: declare your reactions.") if view["revealed"] else
+            text = (_("The attacks are revealed: declare your reactions.") if reacting else
                     _("Sealed attacks: both sides' attacks are revealed together once both have "
                       "sent theirs; then the reactions are declared."))
     else:
         text = _("Orders in turn: one order each, from the side chosen by the initiative winner.")
     due = view["next"]
     deadline = campaign_declarations.deadline_of(turn) if phase_open else None
-    return {
+    chosen = bool(((turn.declarations or {}).get(turn.phase) or {}).get("first"))
+    # Orders settle it as the winner knows them (``choose_first``); the other side knows only
+    # the orders out of their envelopes ("" : no side's sealed orders), never the winner's.
+    knows = winner if mine == winner or (mine is None and reader.staff) else ""
+    settled = phase_open and winner is not None and (
+        chosen or campaign_declarations.first_settled(turn, knows))
+    i_am_ready = mine in view["ready"]
+    found = {
         "mode": view["mode"], "text": text, "phase_open": phase_open, "deadline": deadline,
-        "first": word(SIDES, view["first"]) if view["first"] else "",
-        "ready": [word(SIDES, s) for s in view["ready"]],
-        "i_am_ready": mine in view["ready"],
+        "first": word(SIDES, view["first"]) if view["first"] and settled else "",
+        "chooser": word(SIDES, winner) if phase_open and winner and not settled else "",
+        # Once the attacks are out the reactions are owed: "all sent" spoke of the attacks.
+        "ready": [] if reacting else [word(SIDES, s) for s in view["ready"]],
+        "i_am_ready": i_am_ready and not reacting, "reacting": reacting,
         "my_turn": (not sealed and due == mine) if mine else False,
         "next": word(SIDES, due) if due else "",
-        "may_choose_first": (phase_open and mine is not None and mine == winner
-                             and not campaign_declarations.first_settled(turn, winner)),
-        "may_say_ready": phase_open and mine is not None and mine not in view["ready"],
+        "may_choose_first": (phase_open and mine is not None and mine == winner and not settled),
+        "may_say_ready": phase_open and mine is not None and not i_am_ready and not reacting,
     }
+    found["owed"] = owed(turn.phase, found, view, mine) if phase_open and mine else ""
+    return found
+
+
+def owed(phase: str, found: Mapping[str, Any], view: Mapping[str, Any], mine: str) -> str:
+    """What the reader's side owes in the open phase, in one sentence (#24 item 9)."""
+    if found["may_choose_first"]:
+        return _("You won the initiative: choose who declares first.")
+    if found["reacting"]:
+        return _("Declare a reaction for each attack against you that you want to answer; the "
+                 "organisers then generate the battles.")
+    if found["i_am_ready"]:
+        others = [s for s in view["ready"] if s != mine]
+        if phase == ATTACKS_PHASE and view["mode"] == SEALED and not others:
+            return _("Your attacks are sent: the reactions open once the other side has sent "
+                     "its attacks.")
+        return _("Your orders of this phase are sent: the organisers open the next phase.")
+    if view["mode"] != SEALED:
+        return (_("Declare one order, or say your orders are all sent.") if found["my_turn"]
+                else _("Wait for the other side's order."))
+    return {
+        "air": _("Give your air detachments their missions, then say your orders are all sent."),
+        "infiltration": _("Send your infiltrations, then say your orders are all sent."),
+        "moves": _("Send your moves and fortifications, then say your orders are all sent."),
+        ATTACKS_PHASE: _("Send your attacks, then say they are all sent: both sides' attacks "
+                         "are revealed together, then the reactions are declared."),
+    }.get(phase, _("Send your orders of this phase, then say they are all sent."))
 
 
 # Battles --------------------------------------------------------------------------------------
@@ -224,13 +263,21 @@ def _confirmed(battle: CampaignBattle, public: Mapping[str, Any]) -> dict[str, A
 
 # The page ----------------------------------------------------------------------------------------
 
+def side_rows(campaign: Campaign, public: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The sides as the page shows them: the faction by its name in the reader's language
+    (the side stores the faction's slug; one query)."""
+    by_key = factions.keys(factions.of_system(campaign.tournament))
+    return [dict(row, label=word(SIDES, side), faction=factions.label(row["faction"], by_key))
+            for side, row in public["sides"].items() if row]
+
+
 def page_context(actor: Actor, campaign: Campaign, typed: Typed | None = None) -> dict[str, Any]:
     """The page for ``actor``; ``typed`` is a set-up form they sent that is shown again."""
     public = campaign_reads.campaign_view(campaign)
     reader = reader_of(actor, campaign)
     context: dict[str, Any] = {
         "campaign": campaign, "public": public, "reader": reader,
-        "sides": [dict(row, label=word(SIDES, side)) for side, row in public["sides"].items() if row],
+        "sides": side_rows(campaign, public),
         "planet": word(PLANETS, public["planet"]) if public["planet"] else "",
         "phase": phase_name(public["phase"]),
         "placement_next": word(SIDES, public["placement_next"]) if public["placement_next"] else "",
@@ -270,6 +317,9 @@ def page_context(actor: Actor, campaign: Campaign, typed: Typed | None = None) -
                                                                          f["kind"])],
                        my_orders=my_orders(state, side, turn),
                        attacks_against=attacks_against(state, side), turn=turn)
+        if context["declaring"]["reacting"] and not context["attacks_against"]:
+            context["declaring"]["owed"] = _("No attack against you: nothing to declare; the "
+                                             "organisers then generate the battles.")
     context["pending"] = (setup["todo"] if setup else []) + pending(context.get("battles", []))
     return context
 

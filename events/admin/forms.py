@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from armylists.models import Chart, GameSystem
+from config.typography import elide
 from events import scoring
 from events.models import TIEBREAK_CHOICES, Game, Tournament
 from events.serializers import MAX_SEED
@@ -370,8 +371,8 @@ class SettleForm(forms.Form):
             ("b", _("%(player)s won") % {"player": b.name}),
             ("draw", _("draw")),
         ]
-        self.fields["vp_a"].label = _("victory points of %(player)s") % {"player": a.name}
-        self.fields["vp_b"].label = _("victory points of %(player)s") % {"player": b.name}
+        self.fields["vp_a"].label = elide(_("victory points of %(player)s") % {"player": a.name})
+        self.fields["vp_b"].label = elide(_("victory points of %(player)s") % {"player": b.name})
 
     def result_input(self) -> results.ResultInput:
         data, game = self.cleaned_data, self.game

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
 from django.contrib import admin, messages
@@ -18,15 +17,16 @@ from django.views.decorators.http import require_POST
 from config.readonly_admin import ReadOnlyAdmin
 from events.admin import round_desk
 from events.admin.common import DEVIATION_LABELS, EMPTY, admin_url, link, safe_next
+from events.admin.disputes import disputes_of
 from events.admin.forms import ScenarioForm, SettleForm
 from events.audit import Actor
 from events.errors import ServiceError
-from events.messages import list_problem_text, role_name
+from events.messages import chart_names, list_problem_text, role_name
 from events.models import Game, Player, Report, Round
 from events.services import result_grid, results, rounds
 from printing.admin import start_pack
 from printing.services.mission_pack import PURPOSES, dice_text, roll_lines
-from systems.reports import SystemReportForm, report_form_class
+from systems.reports import SystemReportForm, outcome_lines, report_form_class
 
 
 def player_label(player: Player | None) -> str:
@@ -44,9 +44,14 @@ def roles_text(game: Game, names: dict[int, str]) -> str:
                      for pid, role in game.roles.items()) or EMPTY
 
 
-def problems_text(game: Game, names: dict[int, str]) -> str:
-    return " ".join(f"{names.get(p['player'], p['player'])}: {list_problem_text(p)}"
-                    for p in game.list_problems) or EMPTY
+def problems_text(game: Game, names: dict[int, str], charts: dict[str, str] | None = None) -> str:
+    """Each player's list problem, the chart by name (``charts``: read here when not given)."""
+    if not game.list_problems:
+        return EMPTY
+    if charts is None:
+        charts = chart_names({p["chart"] for p in game.list_problems})
+    return " ".join(f"{names.get(p['player'], p['player'])}: {list_problem_text(p, charts)}"
+                    for p in game.list_problems)
 
 
 def result_text(game: Game) -> str:
@@ -108,7 +113,7 @@ class RoundAdmin(ReadOnlyAdmin):
     @admin.display(description=_("status"), ordering="status")
     def status_badge(self, obj: Round) -> str:
         if obj.status == Round.Status.DRAFT:
-            return format_html('<strong style="color:#ba2121">{}</strong>',
+            return format_html('<strong class="muster-alert">{}</strong>',
                                _("DRAFT: players do not see it"))
         return Round.Status(obj.status).label
 
@@ -135,10 +140,12 @@ class RoundAdmin(ReadOnlyAdmin):
         games = list(obj.games.select_related("player_a", "player_b", "mission", "winner")
                      .order_by("table", "pk"))
         names = {p.pk: p.name for g in games for p in (g.player_a, g.player_b) if p is not None}
+        slugs = {p["chart"] for g in games for p in g.list_problems}
+        charts = chart_names(slugs) if slugs else {}
         rows = [
             (admin_url(g), g.table or _("bye"), player_label(g.player_a), player_label(g.player_b),
              g.mission.name if g.mission else EMPTY, roles_text(g, names),
-             deviations_text(g.deviations), problems_text(g, names), Game.Status(g.status).label,
+             deviations_text(g.deviations), problems_text(g, names, charts), Game.Status(g.status).label,
              result_text(g))
             for g in games
         ]
@@ -207,7 +214,10 @@ def report_rows(game: Game) -> list[dict[str, Any]]:
     if game.player_b is not None:
         names[game.player_b_id] = game.player_b.name
     rows = []
+    lists: dict[int, Any] | None = None  # read (one query) for the first outcome to tell
     for rep in game.reports.select_related("reporter", "confirmed_by").order_by("created_at", "pk"):
+        if rep.outcome and lists is None:
+            lists = result_grid.game_lists(game)
         rows.append({
             "when": rep.created_at,
             "by": names.get(rep.by_player_id) if rep.by_player_id else
@@ -217,7 +227,7 @@ def report_rows(game: Game) -> list[dict[str, Any]]:
             "vp": ", ".join(f"{names.get(int(k), k)}: {v}" for k, v in rep.victory_points.items()),
             "stratagems": "; ".join(f"{names.get(int(k), k)}: {', '.join(v)}"
                                     for k, v in rep.stratagems.items() if v),
-            "outcome": json.dumps(rep.outcome, ensure_ascii=False) if rep.outcome else "",
+            "outcome": outcome_lines(game, rep.outcome, rep.victory_points, lists or {}),
             "comment": rep.comment,
             "confirmed": rep.confirmed_at,
             "confirmed_by": rep.confirmed_by,
@@ -281,6 +291,7 @@ class GameAdmin(ReadOnlyAdmin):
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         if obj is not None:
             context["reports"] = report_rows(obj)
+            context["disputes"] = disputes_of([obj]).get(obj.pk, [])
             settle = (not obj.is_bye and obj.round.status != Round.Status.DRAFT
                       and self._may_settle(request))
             context["settle_form"] = settle_form(obj) if settle else None

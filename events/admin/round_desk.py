@@ -1,7 +1,8 @@
-"""The round at the venue, in the admin: its clock's buttons (start, pause, resume, extend, end)
-and the results grid (every table's state, many results entered or settled from one page).
-Both go through league services with the signed-in organiser as the actor: the clock through
-``services.clock``, each table through ``services.result_grid`` (``results.report``)."""
+"""The round at the venue, in the admin: its clock's buttons (start, pause, resume, extend, end),
+"Print the pack", and the results grid (every table's state, many results entered or settled
+from one page). All go through services with the signed-in organiser as the actor: the clock
+through ``services.clock``, the pack through ``printing.services.packs.request_pack``, each
+table through ``services.result_grid`` (``results.report``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -19,7 +20,9 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from rest_framework import serializers
 
+from events import table_blocks
 from events.admin.common import EMPTY, admin_url, safe_next
+from events.admin.disputes import Dispute, disputes_of
 from events.admin.grid_forms import (
     GridRowForm,
     Lists,
@@ -31,6 +34,7 @@ from events.audit import Actor
 from events.errors import ServiceError
 from events.models import Game, Report, Round
 from events.services import result_grid
+from printing.services import packs
 from systems import reports
 from venue.clock_words import clock_label, shown_time
 from venue.services import clock
@@ -86,6 +90,24 @@ def clock_view(request, pk: int):
     return HttpResponseRedirect(safe_next(request, admin_url(round_)))
 
 
+# The mission pack -------------------------------------------------------------------------
+
+def pack_view(request, pk: int):
+    """"Print the pack" (the round's page, the organiser's desk): ask for the round's mission
+    pack through the service the Rounds action and the API use, then watch its progress on
+    the pack's page. It is built in the background, never in this request; a draft round's
+    pack says so on every page."""
+    if not may_act(request):
+        raise PermissionDenied
+    round_ = get_object_or_404(Round.objects.select_related("tournament"), pk=pk)
+    try:
+        pack = packs.request_pack(Actor.of(request), round_.tournament, round_.number)
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+        return HttpResponseRedirect(safe_next(request, admin_url(round_)))
+    return HttpResponseRedirect(reverse("admin:printing_missionpack_change", args=[pack.pk]))
+
+
 # The results grid -------------------------------------------------------------------------
 
 OPEN = (Report.Status.REPORTED, Report.Status.DISPUTED)
@@ -98,6 +120,7 @@ class GridRow:
     version: str
     reports: list[str] = field(default_factory=list)  # the open reports, in words
     error: str = ""
+    disputes: list[Dispute] = field(default_factory=list)  # who disputed, when and why
 
     @property
     def recorded(self) -> str:
@@ -188,13 +211,17 @@ def grid_rows(round_: Round, games: list[Game], bound: dict[int, GridRowForm] | 
     bound, errors = bound or {}, errors or {}
     reports = _open_reports(round_)
     lists = grid_lists(round_) if lists is None else lists
-    rows = []
     for game in games:
         game.round = round_  # the form reads the event's system and scoring from it
+    # Only a disputed table has a reason to show (no query when none is).
+    disputed = [g for g in games if g.status == Game.Status.DISPUTED]
+    disputes = disputes_of(disputed) if disputed else {}
+    rows = []
+    for game in games:
         form = bound.get(game.pk) or GridRowForm(game, lists=lists)
         rows.append(GridRow(game, form, result_grid.version_of(game.status, game.report_count),
                             [report_words(game, r) for r in reports.get(game.pk, ())],
-                            errors.get(game.pk, "")))
+                            errors.get(game.pk, ""), disputes.get(game.pk, [])))
     return rows
 
 
@@ -252,6 +279,10 @@ def results_view(modeladmin, request, pk: int):
                              else GRID_PAGE)
     rows = grid_rows(round_, shown, kept, errors)
     tournament = round_.tournament
+    # A format that plays tables in blocks (team matches): the rows under their blocks' names.
+    blocks = table_blocks.of_round(round_)
+    grouped = ([(block, part) for block, part in blocks.group(rows, lambda row: row.game.table)
+                if part] if blocks else [(None, rows)])
     words = reports.result_words(tournament.game_system.slug)
     extra = [field.name for field in rows[0].form.extra_fields()] if rows else []
     columns = {"has_vp": asks_victory_points(tournament),
@@ -259,6 +290,7 @@ def results_view(modeladmin, request, pk: int):
     context = {
         **modeladmin.admin_site.each_context(request), "opts": modeladmin.opts,
         "original": round_, "tournament": tournament, "rows": rows, "view": view,
+        "grouped": grouped,
         "pages": range(1, pages + 1) if pages > 1 else (),
         "title": _("Results of round %(number)s") % {"number": round_.number},
         "subtitle": tournament.name, "live": round_.status != Round.Status.DRAFT,
@@ -278,6 +310,7 @@ def urls(modeladmin) -> list:
     view = modeladmin.admin_site.admin_view
     return [
         path("<int:pk>/clock/", view(require_POST(clock_view)), name="league_round_clock"),
+        path("<int:pk>/pack/", view(require_POST(pack_view)), name="league_round_pack"),
         path("<int:pk>/results/", view(lambda request, pk: results_view(modeladmin, request, pk)),
              name="league_round_results"),
     ]

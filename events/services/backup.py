@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from armylists.models import ArmyList, Chart
 from campaigns.services.backup import CampaignRows, campaign_part
-from events import event_refs
+from events import event_refs, formats
 from events.models import AuditEntry, Game, Player, PlayerList, Report, Tournament
 from events.services import backup_accounts
 from events.services.backup_rows import grouped, lookup, numbering, plain, row_data, username
@@ -111,6 +111,7 @@ def event_document(tournament: Tournament) -> dict[str, Any]:
         ],
         "awards": [_component(c, day, refs) for c in day.components],
         **({"campaign": campaign_part(campaign, refs)} if campaign else {}),
+        **_format_part(t, refs),
         "audit": [
             {**row_data(e), "actor": username(e.actor),
              "data": event_refs.entry_data(refs, e.action, e.data or {})}
@@ -118,6 +119,14 @@ def event_document(tournament: Tournament) -> dict[str, Any]:
         ],
     }
     return {**document, "accounts": backup_accounts.accounts_part(document)}
+
+
+def _format_part(t: Tournament, refs: event_refs.Refs) -> dict[str, Any]:
+    """The event format's own rows (a team event's teams and matches), if it keeps any."""
+    event_format = formats.get(t.format)
+    if event_format is None or event_format.backup is None:
+        return {}
+    return {"format_rows": event_format.backup(t, refs)}
 
 
 def list_versions(t: Tournament) -> list[ArmyList]:

@@ -52,6 +52,7 @@ def named(document: Mapping[str, Any]) -> set[str]:
             if isinstance(part, Mapping) and isinstance(part.get("user"), str):
                 names.add(part["user"])
     names.update(campaign_usernames(document.get("campaign")))
+    names.update((document.get("format_rows") or {}).get("accounts", ()))  # the event format's
     return {name for name in names if name}
 
 

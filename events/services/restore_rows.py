@@ -22,7 +22,7 @@ from armylists.models import ArmyList, Chart, GameSystem
 from campaigns.models import Campaign
 from campaigns.services import restore as campaign_restore
 from campaigns.services.campaign import army_chart
-from events import event_refs
+from events import event_refs, formats
 from events.errors import Conflict, Invalid
 from events.models import AuditEntry, Game, Player, PlayerList, Report, Round, Tournament
 from events.services import backup_accounts
@@ -123,6 +123,7 @@ class EventRestore:
             campaign, counts = campaign_restore.restore_campaign(self, self.campaign, tournament,
                                                                  self.campaign_slug)
             self.counts.update(counts)
+        format_counts = self._format_rows(tournament)
         self._audit(tournament)
         self.counts["accounts_created"] = len(self.accounts.created)
         if self.accounts.created:
@@ -130,7 +131,7 @@ class EventRestore:
                                        "without a password: %(names)s.")
                                      % {"names": ", ".join(self.accounts.created)}))
         counted = COUNTED + (campaign_restore.COUNTED if campaign is not None else ())
-        counts = {key: self.counts.get(key, 0) for key in counted}
+        counts = {**{key: self.counts.get(key, 0) for key in counted}, **format_counts}
         return Restored(tournament, counts, self.warnings, campaign)
 
     def _tournament(self) -> Tournament:
@@ -345,6 +346,17 @@ class EventRestore:
                      mission=mission, player_a_id=self.player(players[0]),
                      player_b_id=self.player(players[1]) if len(players) == 2 else None,
                      winner_id=self.player(data.get("winner"), required=False))
+
+    def _format_rows(self, tournament: Tournament) -> dict[str, int]:
+        """The event format's own rows (``format_rows``), restored by the format."""
+        part = self.doc.get("format_rows")
+        event_format = formats.get(tournament.format)
+        if event_format is None or event_format.restore is None:
+            if part is not None:
+                raise Invalid(_("The export holds rows of the format “%(format)s”, which this Muster "
+                                "cannot read.") % {"format": tournament.format}, "backup_format_unknown")
+            return {}
+        return event_format.restore(self, tournament, part or {})
 
     def _window(self, tournament: Tournament) -> None:
         """The self check-in window, open or closed as it was, with its venue token."""

@@ -17,6 +17,8 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from campaigns.services.battles import report_outcome
+from config.metrics import record_report
+from events import formats
 from events import notice_letters as notices
 from events.audit import Actor, record
 from events.errors import Conflict, Forbidden, Invalid, NotFound
@@ -61,8 +63,16 @@ def side_of(actor: Actor, game: Game) -> Player | None:
     """The player of ``game`` that ``actor`` is, if any."""
     if actor.user_id is None:
         return None
+    found = next((p for p in (game.player_a, game.player_b)
+                  if p is not None and p.user_id == actor.user_id), None)
+    if found is not None:
+        return found
+    # A format whose entrants have more than one account (doubles) names the others.
+    event_format = formats.get(game.round.tournament.format)
+    if event_format is None or event_format.entrant_users is None:
+        return None
     return next((p for p in (game.player_a, game.player_b)
-                 if p is not None and p.user_id == actor.user_id), None)
+                 if p is not None and actor.user_id in event_format.entrant_users(p)), None)
 
 
 def visible_game(actor: Actor, game: Game) -> Player | None:
@@ -198,6 +208,9 @@ def report(actor: Actor, game_id: int, content: ResultInput) -> Game:
     if game.round.status == Round.Status.DRAFT:
         raise Conflict(_("Publish the round before reporting results."), "round_not_published")
     staff = actor.is_staff and me is None
+    event_format = formats.get(game.round.tournament.format)
+    if not staff and event_format is not None and event_format.check_report is not None:
+        event_format.check_report(game)
     if not staff and game.status == Game.Status.CONFIRMED:
         raise Conflict(_("This result is already confirmed; ask an organiser to change it."),
                        "game_confirmed")
@@ -225,6 +238,7 @@ def _open_reports(game: Game) -> list[Report]:
 
 def _store(game: Game, new: Report) -> None:
     new.save(force_insert=True)
+    transaction.on_commit(lambda: record_report("reported"))  # muster_reports_total
     notices.queue_report(game, new)  # before the status moves: it tells a settled dispute
 
 
@@ -264,6 +278,7 @@ def _settle(actor: Actor, game: Game, chosen: Report, replaced: Sequence[Report]
     chosen.status = Report.Status.CONFIRMED
     chosen.confirmed_by, chosen.confirmed_at = actor.user, timezone.now()
     chosen.save(update_fields=["status", "confirmed_by", "confirmed_at"])
+    transaction.on_commit(lambda: record_report("confirmed"))
     game.status = Game.Status.CONFIRMED
     game.winner_id, game.victory_points = chosen.winner_id, chosen.victory_points
     game.outcome = chosen.outcome

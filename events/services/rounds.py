@@ -12,8 +12,8 @@ from django.utils.translation import ngettext
 
 from config.bulk_insert import insert_objects
 from config.gc_pause import gc_paused
+from events import event_cache, formats, pairing
 from events import notice_letters as notices
-from events import pairing
 from events.audit import Actor, record
 from events.errors import Conflict, Invalid, NotFound
 from events.models import Game, Player, PlayerList, Round, Tournament
@@ -83,7 +83,17 @@ def tables_text(tables: Sequence[int | None]) -> str:
     return _("tables %(tables)s and %(last)s") % {"tables": ", ".join(shown[:-1]), "last": shown[-1]}
 
 
+def _check_pairs_players(tournament: Tournament) -> None:
+    """A format that pairs its own units (``EventFormat.pair_round``: a team event's matches)
+    is never paired player by player here: not by the admin's actions, nor by re-pairing."""
+    event_format = formats.get(tournament.format)
+    if event_format is not None and event_format.pair_round is not None:
+        raise Conflict(_("The rounds of this %(format)s are paired by its format, not player by player.")
+                       % {"format": event_format.label}, "format_pairs_rounds")
+
+
 def _check_pairable(tournament: Tournament) -> None:
+    _check_pairs_players(tournament)
     if tournament.game_system.kind in NOT_FOR_EVENTS:
         # A campaign's turns are opened by the campaign, never paired as Swiss rounds.
         raise Conflict(_("This event is a campaign: its turns are opened from the campaign."),
@@ -119,6 +129,9 @@ def pair_next(actor: Actor, tournament: Tournament, *, draft: bool = False) -> P
     _check_pairable(locked)
     number, replaced = _next_number(locked)
     players = active_players(locked)
+    event_format = formats.get(locked.format)
+    if event_format is not None and event_format.pairing_players is not None:
+        players = event_format.pairing_players(locked, number, players)
     if len(players) < 2:
         raise Conflict(_("At least two players are needed to pair a round."), "not_enough_players")
     # Each step audited as the status endpoint logs it; a refusal below rolls them back.
@@ -126,6 +139,8 @@ def pair_next(actor: Actor, tournament: Tournament, *, draft: bool = False) -> P
         advance(actor, locked, Status.LISTS_LOCKED)
     advance(actor, locked, Status.RUNNING)
     states, pks = pairing_states(locked, players)
+    if event_format is not None and event_format.had_byes is not None:
+        states = _with_byes(states, pks, event_format.had_byes(locked, number))
     result = pairing.pair_round(states, pairing_settings(locked, number))
     pairings = [replace(p, players=tuple(pks[n] for n in p.players)) for p in result.pairings]
     if replaced is not None:
@@ -142,6 +157,12 @@ def pair_next(actor: Actor, tournament: Tournament, *, draft: bool = False) -> P
     if not draft:
         _publish(actor, locked, round_)
     return Paired(round_, games)
+
+
+def _with_byes(states: list[pairing.PlayerState], pks: dict[int, int],
+               had_byes: set[int]) -> list[pairing.PlayerState]:
+    """The format's byes (``EventFormat.had_byes``, database ids) marked on the engine's input."""
+    return [replace(s, had_bye=True) if pks[s.id] in had_byes else s for s in states]
 
 
 def _roll_and_create(actor: Actor, tournament: Tournament, round_: Round,
@@ -176,6 +197,29 @@ def _roll_and_create(actor: Actor, tournament: Tournament, round_: Round,
     _flag_lists(tournament, games, {p.pk: p for p in players})
     insert_objects(Game, games)
     return games
+
+
+def roll_and_create(actor: Actor, tournament: Tournament, round_: Round,
+                    pairings: Sequence[pairing.Pairing], players: Sequence[Player]) -> list[Game]:
+    """What a paired round's games get (missions, pre-game rolls, scenario round, list flags),
+    for a format that pairs its own units (a team event's matches): the same code, not a copy.
+    With no pairings it sets up the round alone (its mission, rolled when one per round)."""
+    return _roll_and_create(actor, tournament, round_, pairings, players)
+
+
+def roll_game(roller: Roller, tournament: Tournament, round_: Round, pairing_: pairing.Pairing) -> Game:
+    """One game (unsaved) as a paired round's games are rolled: its mission is ``round_.mission``
+    when set, else rolled from ``roller``; then its pre-game rolls. For games made one by one
+    (a team draft seats its games as it goes)."""
+    by_slug = {m.slug: m for m in Mission.objects.all()}
+    specs = {slug: missions.mission_spec(m) for slug, m in by_slug.items()}
+    standard, special = missions.mission_table(by_slug.values())
+    return _game(roller, tournament, round_, pairing_, by_slug, specs, standard, special)
+
+
+def flag_lists(tournament: Tournament, games: list[Game], players: Sequence[Player]) -> None:
+    """Note on unsaved games each player without a legal list (as a paired round's games)."""
+    _flag_lists(tournament, games, {p.pk: p for p in players})
 
 
 def _plain_game(round_: Round, pairing_: pairing.Pairing) -> Game:
@@ -249,6 +293,7 @@ def _publish(actor: Actor, tournament: Tournament, round_: Round) -> None:
     round_.save(update_fields=["status", "published_at"])
     record(actor, "round_published", tournament, round_, {"round": round_.number})
     notices.queue_round_published(round_)
+    event_cache.warm_up(tournament.pk)  # every phone reloads the event page now
     complete_if_done(round_)
 
 
@@ -275,6 +320,7 @@ def repair_published_round(actor: Actor, tournament: Tournament, number: int,
     """Re-pair a published round: the organiser types its number; no result may exist yet."""
     require_staff(actor)
     locked = locked_tournament(tournament)
+    _check_pairs_players(locked)
     round_ = get_round(locked, number, staff=True)
     if str(confirmation).strip() != str(number):
         raise Invalid(_("Type the round number (%(number)s) to confirm.") % {"number": number},
@@ -324,3 +370,5 @@ def complete_if_done(round_: Round) -> None:
     if round_.status != status:
         round_.status = status
         round_.save(update_fields=["status"])
+        if status == Round.Status.COMPLETED:  # the final standings of the round are read now
+            event_cache.warm_up(round_.tournament_id)

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+from events import formats
 from events import notice_letters as notices
 from events.audit import Actor, record
 from events.errors import Conflict, Forbidden, Invalid, NotFound
@@ -64,10 +65,14 @@ def create_tournament(actor: Actor, *, status: str = Status.DRAFT, **fields: Any
     seed = fields.pop("seed", None)
     seed = new_seed() if seed is None else seed
     slug = fields.pop("slug", None)
+    settings_of = {f.name: fields.pop(f.name, None) for f in formats.with_settings()}
     tournament = Tournament(seed=seed, created_by=actor.user, **fields)
     tournament.full_clean(exclude=["slug", "dice", "created_by"])
     _insert(tournament, slug)
     record(actor, "tournament_created", tournament, tournament, {"seed": seed})
+    event_format = formats.get(tournament.format)
+    if event_format and event_format.create:
+        event_format.create(actor, tournament, settings_of.get(tournament.format) or {})
     if status != Status.DRAFT:
         advance(actor, tournament, status)
     return tournament
@@ -182,6 +187,9 @@ def register_player(actor: Actor, tournament: Tournament, *, name: str, club: st
     if user is not None and locked.players.filter(user=user).exists():
         raise Conflict(_("This account is already registered for this tournament."),
                        "already_registered")
+    event_format = formats.get(locked.format)
+    if user is not None and event_format is not None and event_format.check_registration is not None:
+        event_format.check_registration(locked, user)
     faction = factions.resolve(locked, faction)
     player = Player.objects.create(tournament=locked, user=user, name=name, club=club, faction=faction)
     record(actor, "player_registered", locked, player, {"player": player.pk, "user": getattr(user, "pk", None)})

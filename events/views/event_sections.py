@@ -10,20 +10,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any
 
+from django.conf import settings
 from django.core.paginator import Page, Paginator
 from django.db.models import F, Q
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
 
-from events.event_cache import EventCache
+from events import event_cache
+from events.event_cache import EventCache, anyone
 from events.models import TIEBREAK_CHOICES, Game, Round, Tournament
 from events.services import factions, standings
+from venue.names import name_key
 from venue.services import awards
-from venue.views.projector import name_key
 
 TABLES_PER_PAGE = 50
 STANDINGS_PER_PAGE = 100
@@ -97,23 +100,46 @@ def page_number(query, name: str) -> int:
     return min(max(number, 1), MAX_PAGE)
 
 
-def page(event_id: int, cached: EventCache, shown: Shown) -> tuple[Summary, dict[str, SafeString]]:
+def page(event_id: int, cached: EventCache, shown: Shown,
+         not_before: Callable[[], float] | None = anyone) -> tuple[Summary, dict[str, SafeString]]:
     """The event's summary and each section's HTML, from the cache in one round trip; what is
-    missing is read or rendered, then stored (each piece of data read at most once)."""
+    missing is read or rendered, then stored (each piece of data read at most once), or, while
+    another process renders it, its copy of a few seconds ago for the same published rounds
+    (``EventCache.build_missing``; ``not_before``: the reader's own last change, None: staff,
+    who take no copy). The summary (two queries) is always of this version."""
     keys = shown.keys()
     found = cached.get_many(["summary", *keys.values()])
-    missing = {section: key for section, key in keys.items() if key not in found}
-    built: dict[str, Any] = {}
     if "summary" not in found:
-        built["summary"] = found["summary"] = summary(event_id)
+        found["summary"] = summary(event_id)
+        cached.set_many({"summary": found["summary"]})
+    missing = {section: key for section, key in keys.items() if key not in found}
     if missing:
         builder = _Builder(found["summary"], cached, shown)
-        built.update({key: builder.render(section) for section, key in missing.items()})
-    cached.set_many(built)
-    found.update(built)
+        found.update(cached.build_missing(
+            {key: partial(builder.render, section) for section, key in missing.items()},
+            stamp=rounds_stamp(found["summary"]), not_before=not_before))
     # Rendered by Django templates from escaped values: safe to insert as they are.
     return found["summary"], {section: mark_safe(found[key])  # noqa: S308
                               for section, key in keys.items()}
+
+
+def rounds_stamp(summary: Summary) -> str:
+    """The published rounds as the sections show them: a copy made for others (before a round
+    was published or paired again) is never served for these."""
+    return ",".join(f"{r.pk}@{r.published_at.timestamp() if r.published_at else ''}"
+                    for r in summary.rounds)
+
+
+def warm(event_id: int) -> int:
+    """Build the sections a reader of the event page first sees, in every language, unless they
+    are cached already (the ``league.warm_event`` task); how many languages."""
+    cached = event_cache.for_event(event_id)
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            page(event_id, cached, Shown(language=translation.get_language(), staff=False,
+                                         asked=None, with_extras=True, tables_page=1,
+                                         standings_page=1, players_page=1))
+    return len(settings.LANGUAGES)
 
 
 class _Builder:
@@ -233,12 +259,14 @@ def standing_rows(event: Tournament, ranked, extras: awards.Extras, with_extras:
     ]
 
 
-def _number(value: Any) -> str:
+def _number(value: Any) -> float | int | None:
+    """A tiebreaker as a number: the template writes it in the reader's language ("0,33" in
+    French, beside the "×1,5" of a weight), not Python's "0.33"."""
     if value is None:
-        return "–"
+        return None
     if isinstance(value, float) and not value.is_integer():
-        return f"{value:.2f}"
-    return str(int(value))
+        return round(value, 2)
+    return int(value)
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,12 @@
 """Home, an event's page (details, players, pairings, standings, registration) and sign-up."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import login
-from django.db.models import F, Q
+from django.db.models import F, Max, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -19,7 +20,7 @@ from config.ratelimit import client_ip, hit
 from events import event_cache
 from events.audit import Actor
 from events.forms import RegisterForm
-from events.models import Game, Player, Round, Tournament
+from events.models import Game, Player, Report, Round, Tournament
 from events.services import factions, lists, standings, tournaments
 from events.views import event_sections
 from events.views.common import attempt, visible_tournament
@@ -34,11 +35,14 @@ HOME_GROUPS = (
 
 
 def home(request):
-    events = list(Tournament.objects.exclude(status=Status.DRAFT).select_related("level")
+    events = list(Tournament.objects.exclude(status=Status.DRAFT)
+                  .select_related("level", "game_system")
                   .order_by(F("starts_on").desc(nulls_last=True), "-created_at"))
     groups = {key: [t for t in events if t.status in statuses] for key, statuses in HOME_GROUPS}
-    charts = Chart.objects.select_related("game_system").order_by("slug")
-    return render(request, "home.html", {"groups": groups, "charts": charts})
+    charts = list(Chart.objects.select_related("game_system").order_by("game_system__slug", "slug"))
+    # The games Muster serves, named from the charts' systems (no query more).
+    systems = list({chart.game_system_id: chart.game_system for chart in charts}.values())
+    return render(request, "home.html", {"groups": groups, "charts": charts, "systems": systems})
 
 
 def tournament(request, slug: str):
@@ -86,7 +90,8 @@ def event_context(request, event_id: int, me: Player | None,
         with_extras=award_views.ranked_with_extras(request),
         **{name: event_sections.page_number(request.GET, name)
            for name in event_sections.PAGE_PARAMS})
-    summary, sections = event_sections.page(event_id, cached, shown)
+    summary, sections = event_sections.page(event_id, cached, shown,
+                                            not_before=_fresh_for(request, me))
     event, published, current = summary.event, summary.rounds, summary.shown(asked)
     latest = published[-1] if published else None
     mine = _my_games(me, current, latest)
@@ -107,6 +112,26 @@ def event_context(request, event_id: int, me: Player | None,
             factions=faction_choices(event, factions.of_system(event))))
             if may_register else None),
     }
+
+
+def _fresh_for(request, me: Player | None) -> Callable[[], float] | None:
+    """What copies of the shared sections this reader may be served while they are rebuilt
+    (``event_cache.build_missing``): staff none; a player, none older than the last report
+    on their own games, so that the tables and standings agree with their own table."""
+    if Actor.of(request).is_staff:
+        return None
+    if me is None:
+        return event_cache.anyone
+    return lambda: _own_change(me)
+
+
+def _own_change(me: Player) -> float:
+    """When a result of my games was last reported or confirmed, plus the time its commit and
+    clocks may take (a wall-clock time; 0 if none)."""
+    last = Report.objects.filter(Q(game__player_a=me) | Q(game__player_b=me)).aggregate(
+        made=Max("created_at"), confirmed=Max("confirmed_at"))
+    stamps = [stamp.timestamp() for stamp in last.values() if stamp is not None]
+    return max(stamps) + event_cache.OWN_CHANGE_SECONDS if stamps else 0.0
 
 
 def _votes(event: Tournament, me: Player | None, cached: event_cache.EventCache,

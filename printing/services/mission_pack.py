@@ -6,6 +6,7 @@ The game page and the admin read the same words (``PURPOSES``, ``roll_lines``, `
 """
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, BinaryIO
@@ -17,11 +18,12 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from config.i18n import current_language, localized
+from events import table_blocks
 from events.models import Game, Player, Round, Tournament
 from missions import legality
 from missions.models import Level, Mission, SpecialRule, Stratagem, StratagemCategory
 from missions.services import exceptions_of
-from printing import diagram, renderers
+from printing import diagram, draft_mark, renderers
 from printing.data import (
     Allowance,
     MissionBlock,
@@ -103,12 +105,20 @@ def pack_content(round_: Round) -> PackContent:
         blocks = mission_blocks(round_, games, catalogue) if catalogue is not None else {}
         kit = SheetKit(round_, games)
         sheets = tuple(system_sheet(g, catalogue, kit) for g in games if not g.is_bye)
+        groups = table_blocks.of_round(round_)
+        if groups is not None:  # tables in blocks (team matches): each sheet names its block
+            sheets = tuple(replace(sheet, block=block_label(groups, sheet.table)) for sheet in sheets)
         return PackContent(
             header=pack_header(round_, games),
             pairings=tuple(pairing_line(g) for g in games),
             missions=blocks,
             sheets=sheets,
         )
+
+
+def block_label(groups: table_blocks.RoundBlocks, table: int) -> str:
+    block = groups.of_table(table)
+    return block.sheet_label if block else ""
 
 
 def mission_blocks(round_: Round, games: list[Game],
@@ -307,8 +317,18 @@ def dice_text(rolls: list[dict]) -> str:
 
 def mission_pack_renderer(pack: MissionPack, chunk: int,
                           progress: Callable[[int, int], None]) -> Callable[[BinaryIO], int]:
+    """The pack as the round is when it builds: a draft round's (still unpublished when the
+    worker reads it) carries the draft band on every page."""
     content = pack_content(pack.round)
-    return lambda out: render_pack(content, out, chunk_tables=chunk, progress=progress)
+    if pack.round.status != Round.Status.DRAFT:
+        return lambda out: render_pack(content, out, chunk_tables=chunk, progress=progress)
+    language = pack.round.tournament.language
+
+    def write_draft(out: BinaryIO) -> int:
+        plain = io.BytesIO()
+        render_pack(content, plain, chunk_tables=chunk, progress=progress)
+        return draft_mark.mark(plain.getvalue(), out, draft_mark.draft_words(language), language)
+    return write_draft
 
 
 def register() -> None:

@@ -15,12 +15,13 @@ from typing import BinaryIO
 
 from django.db.models import F
 from django.utils import timezone, translation
-from django.utils.formats import date_format
+from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext, ngettext
 
+from events import table_blocks
 from events.models import TIEBREAK_CHOICES, Game, Player, Round, Tournament
 from events.scoring import VP_TABLE
-from events.services import standings
+from events.services import factions, standings
 from events.services.standings import PlayedGame
 from printing import renderers
 from printing.data import PairingLine
@@ -30,6 +31,7 @@ from printing.wall import (
     PAIRINGS,
     SLIPS,
     STANDINGS,
+    BlockLine,
     FindRow,
     Slip,
     SlipGame,
@@ -91,8 +93,12 @@ def pairings_sheet(round_: Round) -> WallContent:
                    g.mission.name if g.mission else "")
         for g in games)
     title = gettext("Round %(number)d: pairings") % {"number": round_.number}
+    blocks = table_blocks.of_round(round_)
+    groups = tuple((block.title if block else "", block.score if block else "", tuple(lines))
+                   for block, lines in blocks.group(list(rows), lambda line: line.table)
+                   ) if blocks else ()
     return WallContent(kind=PAIRINGS, header=header(round_, title), pairings=rows,
-                       mission_column=per_table_missions(games))
+                       mission_column=per_table_missions(games), pairing_groups=groups)
 
 
 # --- find your table -----------------------------------------------------------------------------
@@ -118,11 +124,13 @@ def find_table_sheet(round_: Round) -> WallContent:
         seats.append((game.player_a, game.table, game.player_b.name))
         seats.append((game.player_b, game.table, game.player_a.name))
     seats.sort(key=lambda seat: (sort_key(seat[0].name), seat[0].pk))
+    blocks = table_blocks.of_round(round_)
     rows, last = [], None
     for player, table, opponent in seats:
         letter = initial(player.name)
+        block = blocks.of_table(table) if blocks else None
         rows.append(FindRow(player.name, player.club, table, opponent,
-                            letter if letter != last else ""))
+                            letter if letter != last else "", block.sheet_label if block else ""))
         last = letter
     title = gettext("Round %(number)d: find your table") % {"number": round_.number}
     return WallContent(kind=FIND_TABLE, header=header(round_, title), find_rows=tuple(rows))
@@ -136,11 +144,19 @@ def games_up_to(tournament: Tournament, number: int) -> list[PlayedGame]:
 
 
 def number_text(value: float | int | None) -> str:
+    """In the sheet's language: "0,33" in French, as the event page writes it."""
     if value is None:
         return "–"
     if isinstance(value, float) and not value.is_integer():
-        return f"{value:.2f}"
+        return number_format(value, 2)
     return str(int(value))
+
+
+def faction_names(tournament: Tournament) -> Callable[[str], str]:
+    """A stored faction in the sheet's language ("Eldars Noirs", not "Dark Eldar"), as the site
+    shows it; free text stays as typed."""
+    by_key = factions.keys(factions.of_system(tournament))
+    return lambda text: factions.label(text, by_key)
 
 
 def points_label(tournament: Tournament) -> str:
@@ -156,9 +172,10 @@ def standings_sheet(round_: Round) -> WallContent:
     # Awards and penalties count as on the event page.
     rows = standings.compute(tournament, games, list(players), extra=awards.load(tournament).extra(ranked=True))
     names = dict(TIEBREAK_CHOICES)
+    faction = faction_names(tournament)
     lines = tuple(
         StandingLine(row.rank, players[row.player].name, players[row.player].club,
-                     players[row.player].faction, row.points,
+                     faction(players[row.player].faction), row.points,
                      f"{row.wins}/{row.draws}/{row.losses}",
                      tuple(number_text(row.tiebreakers.get(key)) for key in tournament.tiebreaks),
                      players[row.player].dropped)
@@ -169,10 +186,16 @@ def standings_sheet(round_: Round) -> WallContent:
                     "Provisional: %(count)d games of this round are still to be confirmed.",
                     open_games) % {"count": open_games} if open_games else ""
     title = gettext("Standings after round %(number)d") % {"number": round_.number}
+    # A format's own standings (teams) as they stand now, above the players'.
+    blocks = table_blocks.of_round(round_)
     return WallContent(
         kind=STANDINGS, header=header(round_, title, note), standings=lines,
         points_label=points_label(tournament),
-        tiebreak_labels=tuple(str(names.get(key, key)) for key in tournament.tiebreaks))
+        tiebreak_labels=tuple(str(names.get(key, key)) for key in tournament.tiebreaks),
+        block_standings=tuple(BlockLine(b.rank, b.name, b.points, b.detail)
+                              for b in blocks.standings) if blocks else (),
+        block_standings_title=blocks.standings_title if blocks else "",
+        block_points_label=blocks.points_label if blocks else "")
 
 
 # --- results slips -------------------------------------------------------------------------------
@@ -207,6 +230,7 @@ def slips_sheet(round_: Round) -> WallContent:
     earlier = games_up_to(tournament, round_.number - 1)
     ranked = standings.compute(tournament, earlier, list(players)) if earlier else ()
     place = {row.player: row for row in ranked}
+    faction = faction_names(tournament)
     history: dict[int, list[SlipGame]] = defaultdict(list)
     for game in sorted(earlier, key=lambda g: g.round):
         for me in game.players:
@@ -223,7 +247,7 @@ def slips_sheet(round_: Round) -> WallContent:
         for me, opponent in seats:
             row = place.get(me.pk)
             slips.append(Slip(
-                name=me.name, club=me.club, faction=me.faction,
+                name=me.name, club=me.club, faction=faction(me.faction),
                 table=None if game.is_bye else game.table,
                 opponent=opponent.name if opponent else "",
                 opponent_club=opponent.club if opponent else "",

@@ -46,8 +46,10 @@ class UrbanWarEvent(EventRules):
     slug = "urban-war"
     settings = UrbanWarSettingsSerializer
     outcome = UrbanWarOutcomeSerializer
-    roll_kinds = {STANDARD: ("d10", "urban_war_side", "urban_war_initiative", "urban_war_start",
-                             "urban_war_command_test")}  # every Urban War roll is a D10
+    # Every Urban War roll is a D10; the set-up roll-offs (side, then who starts) come before
+    # the initiative of each turn, as on the game page (#24 item 12).
+    roll_kinds = {STANDARD: ("d10", "urban_war_side", "urban_war_start", "urban_war_initiative",
+                             "urban_war_command_test")}
     derives_victory_points = True
     # The front is written on at the table (both commandos with their follow-up boxes, set-up,
     # initiative per turn, result); the back is read: the scenario and the D10 reference card,

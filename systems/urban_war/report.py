@@ -12,6 +12,7 @@ from django import forms
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from config.typography import elide
 from events.models import Game, Player
 from events.services import results
 from events.systems import Scored
@@ -73,8 +74,8 @@ class UrbanWarReportForm(SystemReportForm):
         loser = scored.outcome.get("commando_destroyed")
         if loser is not None:
             name = next(p.name for p in self.players if p.pk == loser)
-            lines.append(_("Every model of the commando of %(player)s counts as destroyed.")
-                         % {"player": name})
+            lines.append(elide(_("Every model of the commando of %(player)s counts as destroyed.")
+                               % {"player": name}))
         else:
             lines.append(no_commando_destroyed(self.game))
         return lines
@@ -83,8 +84,8 @@ class UrbanWarReportForm(SystemReportForm):
     def grid_results(cls, game: Game, bands: bool) -> list[tuple[str, Any]]:
         a, b = game.player_a.name, game.player_b.name
         return [(NONE, _("no commando destroyed")),
-                (LOST_B, _("commando of %(player)s destroyed") % {"player": b}),
-                (LOST_A, _("commando of %(player)s destroyed") % {"player": a})]
+                (LOST_B, elide(_("commando of %(player)s destroyed") % {"player": b})),
+                (LOST_A, elide(_("commando of %(player)s destroyed") % {"player": a}))]
 
     @classmethod
     def grid_fields(cls, game: Game, lists: Lists) -> dict[str, forms.Field]:

@@ -131,16 +131,24 @@ def _command_test(game: Game, request: TableRollRequest) -> Action:
 
 
 def _command_words(line: TableRoll, game: Game, players: Mapping[int, str]) -> tuple[str, str]:
-    details, total = line.details, line.total
+    """The roll laid out as a sum: "9 + 9 = 18; 18 + CD 5 + CAL 4 = 27 against 15: passed."."""
+    details, total = line.details, line.total or 0
+    cd, cal, modifier = details.get("cd") or 0, details.get("cal") or 0, details.get("modifier", 0)
     what = gettext("Command test: CD %(cd)s, CAL %(cal)s, modifiers %(modifier)+d") % {
-        "cd": details.get("cd"), "cal": details.get("cal"), "modifier": details.get("modifier", 0)}
+        "cd": cd, "cal": cal, "modifier": modifier}
+    dice = " + ".join(str(d) for d in line.dice) or str(total)
     if details.get("automatic_failure"):
-        return what, gettext("%(total)s: an unmodified 5 or less always fails.") % {"total": total}
-    score = ((total or 0) + (details.get("cd") or 0) + (details.get("cal") or 0)
-             + details.get("modifier", 0))
+        return what, gettext("%(dice)s = %(total)s: an unmodified 5 or less always fails.") % {
+            "dice": dice, "total": total}
     verdict = gettext("passed") if details.get("passed") else gettext("failed")
-    return what, gettext("%(total)s, %(score)s against 15: %(verdict)s.") % {
-        "total": total, "score": score, "verdict": verdict}
+    words = {"dice": dice, "total": total, "cd": cd, "cal": cal, "verdict": verdict,
+             "score": total + cd + cal + modifier,
+             "modifier": f"{'+' if modifier > 0 else '−'} {abs(modifier)}"}
+    if modifier:
+        return what, gettext("%(dice)s = %(total)s; %(total)s + CD %(cd)s + CAL %(cal)s "
+                             "%(modifier)s = %(score)s against 15: %(verdict)s.") % words
+    return what, gettext("%(dice)s = %(total)s; %(total)s + CD %(cd)s + CAL %(cal)s = %(score)s "
+                         "against 15: %(verdict)s.") % words
 
 
 class CommandTestRollForm(TableRollForm):

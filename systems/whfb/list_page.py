@@ -14,6 +14,7 @@ from armylists.models import ArmyList, Chart, Faction
 from events.forms import FactionForm, GrowableFormSet, WhfbUnitFormSet, unit_type_choices
 from events.models import Player, Tournament
 from events.views.system_lists import Forms, SystemPage, grouped
+from systems.whfb import army as engine
 
 
 def option_names() -> dict[str, str]:
@@ -43,15 +44,19 @@ class WhfbPage(SystemPage):
 
     def side_forms(self, ref: Any, player: Player, army_list: ArmyList | None, data=None) -> Forms:
         choices = [(f.slug, f.name) for f in ref["factions"]]
+        registered = registered_faction(player, ref["factions"])
         if data is not None:
-            return {"faction_form": FactionForm(data, factions=choices)}
-        chosen = (army_list.report or {}).get("faction") if army_list is not None else None
-        initial = chosen or registered_faction(player, ref["factions"])
-        return {"faction_form": FactionForm(factions=choices, initial={"faction": initial})}
+            form = FactionForm(data, factions=choices)
+        else:
+            chosen = (army_list.report or {}).get("faction") if army_list is not None else None
+            form = FactionForm(factions=choices, initial={"faction": chosen or registered})
+        form.registered = registered  # the army a list left "not given" is checked as
+        return {"faction_form": form}
 
     def body(self, formset: GrowableFormSet, side: Forms) -> dict[str, Any]:
+        form = side["faction_form"]
         return {"units": formset.units(),
-                "faction": side["faction_form"].cleaned_data.get("faction") or None}
+                "faction": form.cleaned_data.get("faction") or getattr(form, "registered", "") or None}
 
     def initial_rows(self, army_list: ArmyList) -> list[dict[str, Any]]:
         return [{"name": e.get("name", ""), "slot": e.get("slot") or "", "points": e.get("points"),
@@ -83,6 +88,7 @@ class WhfbPage(SystemPage):
                       for s in report.get("surcharges") or []]
         factions = {f.slug: f.name for f in ref["factions"]}
         return {"report": report, "slots": slots, "entries": entries,
+                "shares": slot_shares(chart, army_list.entries, names, errors_by_slot),
                 "base_points": report.get("base_points", report.get("total_points", 0)),
                 "surcharge_points": sum(s["points"] for s in surcharges),
                 "surcharges": surcharges, "baggage": report.get("baggage"),
@@ -92,6 +98,43 @@ class WhfbPage(SystemPage):
     def page_context(self, ref: Any, event: Tournament) -> dict[str, Any]:
         options, baggage = self._switches(event)
         return {"options_enabled": options, "baggage_enabled": baggage}
+
+
+def slot_shares(chart: Chart, entries: Sequence[Mapping[str, Any]], names: Mapping[str, str],
+                errors: Mapping[str, list[str]]) -> list[dict[str, Any]]:
+    """Each slot's points and share of the army (baggage left out, options counted, as the engine
+    checks them) beside the chart's percentage limits, in the engine's slot order."""
+    try:
+        limits = {limit.slot: limit for limit in engine.percent_limits(
+            dict(chart.rules or {}).get("percent") or {})}
+    except (AttributeError, TypeError, ValueError):
+        limits = {}
+    army = [engine.WfbEntry(name=e.get("name", ""), slot=e.get("slot"), points=e.get("points") or 0,
+                            models=e.get("models") or 1, unit_type=e.get("unit_type", "infantry"),
+                            options=tuple(e.get("options", ())))
+            for e in entries if not e.get("baggage")]
+    base = sum(e.points + engine.option_surcharge(e) for e in army)
+    rows = []
+    for code in engine.SLOTS:
+        points = sum(e.points + engine.option_surcharge(e) for e in army if e.slot == code)
+        units = sum(1 for e in army if e.slot == code)
+        limit = limits.get(code)
+        rows.append({"code": code, "name": names.get(code, code), "units": units,
+                     "points": points, "percent": points * 100 // base if base else 0,
+                     "allowed": allowed_words(limit), "errors": errors.get(code, [])})
+    return rows
+
+
+def allowed_words(limit: engine.PercentLimit | None) -> str:
+    low = limit.min if limit is not None else None
+    high = limit.max if limit is not None else None
+    if low is not None and high is not None:
+        return _("%(min)s to %(max)s%%") % {"min": low, "max": high}
+    if low is not None:
+        return _("at least %(min)s%%") % {"min": low}
+    if high is not None:
+        return _("at most %(max)s%%") % {"max": high}
+    return _("no limit")
 
 
 def registered_faction(player: Player, factions: Sequence[Faction]) -> str:

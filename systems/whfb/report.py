@@ -12,6 +12,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from events.game_forms import ReportPreview
 from events.models import Game, Player
 from events.services import results
 from events.systems import Scored
@@ -60,8 +61,16 @@ class WhfbReportForm(SystemReportForm):
                     % {"player": player.name}, choices=units, required=False,
                     widget=forms.CheckboxSelectMultiple)
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors and not (self.preview.known or self.preview.problem):
+            # A value missing: the line says what this form asks (there may be no result to choose).
+            self.preview = ReportPreview(hint=self.hint())
+        return data
+
     def hint(self) -> str:
-        if "winner" in self.fields:
+        chosen = self.is_bound and self.data.get(self.add_prefix("winner"))
+        if "winner" in self.fields and not chosen:
             return str(_("Choose the result and fill in both sides' victory points: this line "
                          "then says what sending the form records."))
         return str(_("Fill in both sides' victory points: this line then says what sending the "

@@ -357,8 +357,8 @@ def test_profile_queries_do_not_grow_with_events_and_games(client, staff_actor, 
                                                            django_assert_max_num_queries):
     games = _season(staff_actor, alice, events, rounds)
     client.force_login(alice)
-    # session, user, profile, my registrations, my games
-    with django_assert_max_num_queries(5):
+    # session, user, profile, my registrations, my games, my circuits
+    with django_assert_max_num_queries(6):
         page = text(client.get(reverse("profile")))
     waiting, listed = page.split('id="events-title"')
     assert listed.count('href="/games/') == games

@@ -255,6 +255,24 @@ def test_a_campaign_in_set_up_comes_back_in_set_up(staff_actor, people):
 
 # Refusals -------------------------------------------------------------------------------------------
 
+_PLAYED: dict[str, Any] = {}
+
+
+@pytest.fixture
+def played_document(staff_actor, people) -> dict[str, Any]:
+    """The played campaign in this test's database and a copy of its export.
+
+    `played()` (a turn of services) is built once per module and process; later tests bring the
+    same campaign back under its own slug from its export, a fraction of the cost, so each
+    damaged import still meets a database holding the campaign it was taken from."""
+    if not _PLAYED:
+        _PLAYED["document"] = document_of(played(staff_actor, people))
+    else:
+        restore.restore_event(staff_actor, json.loads(json.dumps(_PLAYED["document"])))
+    assert Campaign.objects.filter(slug=_PLAYED["document"]["campaign"]["slug"]).exists()
+    return json.loads(json.dumps(_PLAYED["document"]))
+
+
 @pytest.mark.parametrize("damage, code", [
     (lambda d: d.pop("campaign"), "backup_campaign_missing"),
     (lambda d: d["campaign"]["sides"][0].update(player=99), "backup_damaged"),
@@ -276,9 +294,8 @@ def test_a_campaign_in_set_up_comes_back_in_set_up(staff_actor, people):
     (lambda d: d["campaign"].pop("turns"), "backup_damaged"),
     (lambda d: d["campaign"]["turns"][1].update(number=1), "backup_damaged"),
 ])
-def test_a_damaged_campaign_changes_nothing(staff_actor, people, damage, code):
-    c = played(staff_actor, people)
-    document = document_of(c)
+def test_a_damaged_campaign_changes_nothing(staff_actor, played_document, damage, code):
+    document = played_document
     damage(document)
     models = (Tournament, Player, Round, Game, Report, AuditEntry, DiceStream, DiceRoll, Campaign,
               CampaignSide, CampaignDetachment, CampaignReveal, CampaignTurn, CampaignOrder,
@@ -290,9 +307,8 @@ def test_a_damaged_campaign_changes_nothing(staff_actor, people, damage, code):
     assert counts == [m.objects.count() for m in models]
 
 
-def test_a_campaign_for_an_event_of_another_system_is_refused(staff_actor, people):
-    c = played(staff_actor, people)
-    document = document_of(c)
+def test_a_campaign_for_an_event_of_another_system_is_refused(staff_actor, played_document):
+    document = played_document
     document["tournament"].update(chart="w40k4-standard", game_system="w40k4", level="gamma")
     with pytest.raises(Invalid) as refused:
         restore.restore_event(staff_actor, document, slug="elsewhere")

@@ -233,7 +233,7 @@ def test_battles_report_choices_and_close(game, people_with_languages, staff_act
     report(run, people_with_languages, "west", battle, "attacker", swept=["Big Gunz"])
     (message,) = mailoutbox
     assert message.to == [EAST]
-    assert message.subject == "[Laïtus Prime] Tour 1 : Marcus a déclaré la bataille pour A"  # east reads French
+    assert message.subject == "[Laïtus Prime] Tour 1\u00a0: Marcus a déclaré la bataille pour A"  # east reads French
     assert "Ouest (Space Marines)" in message.body and "Big Gunz" in message.body
     link = page_link(game, f"#battle-{battle.pk}")
     assert link in message.body and "/games/" not in message.body

@@ -288,6 +288,30 @@ def test_unknown_accounts_are_created_inactive_and_named():
     assert any("nobody-here" in w and "ghost" in w for w in restored.warnings)
 
 
+_FULL_EVENT: dict[str, Any] = {}
+
+
+def full_event_again() -> tuple[dict[str, Any], Any]:
+    """`full_event()` in this test's database, its organiser, and a copy of its export.
+
+    Built once per module and process (two rounds of API calls are the costly part); later
+    tests bring the same event back from its export, its accounts made first as `full_event`
+    makes them (the organiser staff, the players plain, active, without a password)."""
+    if not _FULL_EVENT:
+        t, staff_user = full_event()
+        _FULL_EVENT["document"] = json.loads(json.dumps(exports.event_data(t)))
+        _FULL_EVENT["staff"] = staff_user.username
+        return json.loads(json.dumps(_FULL_EVENT["document"])), staff_user
+    document = json.loads(json.dumps(_FULL_EVENT["document"]))
+    staff_user = make_user(_FULL_EVENT["staff"], staff=True)
+    for account in document["accounts"]:
+        if account["username"] != staff_user.username:
+            make_user(account["username"])
+    restored = restore.restore_event(Actor(staff_user), json.loads(json.dumps(document)))
+    assert restored.tournament.slug == document["tournament"]["slug"] and not restored.warnings
+    return document, staff_user
+
+
 @pytest.mark.parametrize("damage, code", [
     (lambda d: d.update(version=1), "backup_version"),
     (lambda d: d.update(format="other"), "backup_unreadable"),
@@ -299,8 +323,7 @@ def test_unknown_accounts_are_created_inactive_and_named():
     (lambda d: d["players"][0].update(name=None), "backup_damaged"),
 ])
 def test_a_damaged_export_changes_nothing(damage, code):
-    t, staff_user = full_event()
-    document = json.loads(json.dumps(exports.event_data(t)))
+    document, staff_user = full_event_again()
     damage(document)
     counts = [m.objects.count() for m in (Tournament, Player, ArmyList, Game, Report, AuditEntry,
                                          DiceStream, DiceRoll)]

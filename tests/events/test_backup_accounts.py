@@ -22,7 +22,7 @@ from events.services import backup, exports, lists, restore, table_rolls
 from missions.models import DiceBatch, DiceRoll
 from tests.browser.campaigns import running_campaign
 from tests.browser.events import organiser
-from tests.events.test_backup import full_event, purge, without_time
+from tests.events.test_backup import full_event, full_event_again, purge, without_time
 from tests.events.test_backup_day import day_event
 from tests.tournament_fixtures import make_user
 from venue.award_models import ScoreEntry
@@ -199,8 +199,8 @@ def test_an_older_document_names_its_accounts_in_its_rows():
     lambda d: d["accounts"].append({"username": 12}),
 ])
 def test_a_refused_document_creates_no_account(damage):
-    t, _staff = full_event()
-    document = json.loads(json.dumps(exports.event_data(t)))
+    document, _staff = full_event_again()
+    t = Tournament.objects.get(slug=document["tournament"]["slug"])
     damage(document)
     purge(t)
     importer = make_user("importer", staff=True)

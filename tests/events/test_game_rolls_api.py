@@ -107,7 +107,7 @@ def test_every_system_roll_kind_is_a_kind_the_service_rolls():
     assert all_event_rules()["w40k4"].table_roll_kinds("dynamics")[-1] == "dynamics_advantage"
     assert "dynamics_advantage" not in all_event_rules()["w40k4"].table_roll_kinds("standard")
     assert all_event_rules()["urban-war"].table_roll_kinds("standard") == (
-        "d10", "urban_war_side", "urban_war_initiative", "urban_war_start", "urban_war_command_test")
+        "d10", "urban_war_side", "urban_war_start", "urban_war_initiative", "urban_war_command_test")
     assert all_event_rules()["whfb"].table_roll_kinds("standard") == ("d6", "2d6", "d3")
 
 
@@ -369,7 +369,7 @@ def test_refusals_in_french(w40k, dyn):
     body = expect(post(client_for(user("eve")), path, {"kind": "d6"}, **french), 403, "not_your_game")
     assert body["detail"] == "Seuls les joueurs de cette partie ou un organisateur peuvent faire cela."
     body = expect(post(client_for(alice), path, {"kind": "2d6", "dice": [3]}, **french), 400, "dice_missing")
-    assert body["detail"] == "Pas assez de dés saisis : 1 donnés, il en faut au moins 2."
+    assert body["detail"] == "Pas assez de dés saisis\u00a0: 1 donnés, il en faut au moins 2."
     body = expect(post(client_for(alice), path, {"kind": "d6", "dice": [9]}, **french), 400, "dice_invalid")
     assert body["detail"].startswith("Le dé n° 1 indique 9")
     dyn_game, dyn_alice, _dyn_bob = dyn

@@ -114,7 +114,7 @@ def test_a_unit_in_no_slot_of_the_game_system_is_a_malformed_body(anon, slot):
     # DRF's field map: the faulty unit, by its index, names its field.
     assert response.json() == {"units": {"3": {"slot": [message]}}}
     french = validate(anon, lang="fr", units=units).json()["units"]["3"]["slot"][0]
-    assert french.startswith(f"« {slot} » n'est pas un code d'emplacement")
+    assert french.startswith(f"«\u00a0{slot}\u00a0» n'est pas un code d'emplacement")
 
 
 def test_a_unit_without_a_slot_is_still_checked(anon):

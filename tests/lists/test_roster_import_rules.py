@@ -192,5 +192,5 @@ def test_other_edition_message_in_both_languages():
     with translation.override("fr"):
         french = render_problem("other_edition", None, params, {})
     assert "“Strike Force (2000 Points)”, “BATTLELINE”" in english
-    assert "« Strike Force (2000 Points) », « BATTLELINE »" in french
+    assert "«\u00a0Strike Force (2000 Points)\u00a0», «\u00a0BATTLELINE\u00a0»" in french
     assert english != french

@@ -208,7 +208,7 @@ def test_cities_of_death_lists_ignore_whfb_fields_and_answer_as_before(anon):
     assert plain["warnings"] == []
     assert [p["params"]["field"] for p in mixed["warnings"]] == [
         "faction", "advanced_rules", "units[].options", "units[].unit_type"]
-    assert mixed["warnings"][0]["message"] == "« faction » n'est pas lu pour le schéma w40k4-standard ; il a été ignoré."
+    assert mixed["warnings"][0]["message"] == "«\u00a0faction\u00a0» n'est pas lu pour le schéma w40k4-standard\u00a0; il a été ignoré."
 
 
 # Urban War ---------------------------------------------------------------------------------------

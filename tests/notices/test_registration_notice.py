@@ -77,7 +77,7 @@ def test_a_player_who_registers_gets_their_code_and_its_qr_code(
     assert message.subject == "[Cité en flammes] You are registered"
     body = message.body
     assert "You are registered for Cité en flammes as Alice Martin." in body
-    assert "Date: March 14, 2026" in body
+    assert "Date: 14 March 2026" in body  # day before month (config/formats/en)
     assert f"Your check-in code: {code}" in body
     assert settings.SITE_URL + reverse("tournament", args=[event.slug]) in body
     assert settings.SITE_URL + reverse("profile") in body  # the profile, and how to opt out

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
+from celery.signals import after_task_publish
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils import timezone
@@ -28,6 +29,7 @@ from events.models import AuditEntry, Round
 from printing import tasks
 from printing.models import MissionPack
 from printing.services import mission_pack, packs
+from printing.services import pack_files as packs_files
 from tests.printing.test_mission_packs import (
     check_pack_pdf,
     pack_files,
@@ -49,7 +51,7 @@ def media(settings, tmp_path):
 
 def make_stale(pack: MissionPack, status: str = Status.RUNNING, progress: int = 28) -> None:
     """As a pack whose worker died: it says running, and nothing has moved for too long."""
-    long_ago = timezone.now() - timedelta(seconds=settings.MUSTER_PACK_STALE_SECONDS + 1)
+    long_ago = timezone.now() - timedelta(seconds=settings.MUSTER_PACK_INTERRUPTED_SECONDS + 1)
     MissionPack.objects.filter(pk=pack.pk).update(status=status, progress=progress,
                                                   progress_at=long_ago, attempt="dead", runs=1)
 
@@ -57,7 +59,7 @@ def make_stale(pack: MissionPack, status: str = Status.RUNNING, progress: int = 
 def old_file(path: Path, content: bytes = b"%PDF-1.7 half a file") -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(content)
-    past = time.time() - 2 * settings.MUSTER_PACK_STALE_SECONDS
+    past = time.time() - 2 * settings.MUSTER_PACK_INTERRUPTED_SECONDS
     os.utime(path, (past, past))
     return path
 
@@ -129,11 +131,15 @@ def test_staff_retry_a_stale_pack_but_not_one_still_moving(
     page = client.get(f"/admin/printing/missionpack/{pack.pk}/change/").content.decode()
     assert f"/missionpack/{pack.pk}/retry/" not in page and "setTimeout(poll" in page
     make_stale(pack)
-    assert client.get(f"/admin/printing/missionpack/{pack.pk}/status/").json()["stale"] is True
+    status = client.get(f"/admin/printing/missionpack/{pack.pk}/status/").json()
+    assert status["stale"] is True and status["state"] == "interrupted"
+    assert status["status_label"].startswith("interrupted: its worker was lost")
     listing = client.get("/admin/printing/missionpack/").content.decode()
-    assert "pack-stale" in listing
+    assert "pack-stale" in listing and "pack-interrupted" in listing
     page = client.get(f"/admin/printing/missionpack/{pack.pk}/change/").content.decode()
-    assert f"/missionpack/{pack.pk}/retry/" in page and "setTimeout(poll" not in page
+    # Still watched (the sweep starts it again), and staff may retry it now.
+    assert f"/missionpack/{pack.pk}/retry/" in page and "setTimeout(poll" in page
+    assert "var wasStale = true;" in page
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(f"/admin/printing/missionpack/{pack.pk}/retry/")
     assert response.status_code == 302
@@ -171,9 +177,7 @@ def test_the_admin_action_retries_failed_and_stale_packs_only(
 def test_a_redelivered_run_takes_over_and_the_old_run_never_writes(media):
     round_ = paired_round(4)
     pack = MissionPack.objects.create(round=round_)
-    orphan = old_file(media / "packs" / f".pack-{pack.pk}-dead.part")
     _, first = packs.claim(pack.pk)
-    assert not orphan.exists()  # a new run removes what an earlier one left
     MissionPack.objects.filter(pk=pack.pk).update(progress=40)
     # The worker died; the broker delivers the task again: a new run starts over.
     _, second = packs.claim(pack.pk)
@@ -185,7 +189,7 @@ def test_a_redelivered_run_takes_over_and_the_old_run_never_writes(media):
     with pytest.raises(packs.LostOwnership):  # the old run finished its file: not moved in
         packs.store_atomically(pack, lambda out: out.write(b"%PDF-1.7 old run") and 3,
                                publish=packs._publisher(pack, first))
-    assert pack_files(media, pack) == []  # neither the final file nor its temporary file
+    assert pack_files(media, pack) == []  # its upload was deleted, the row never named it
     pack.refresh_from_db()
     assert pack.status == Status.RUNNING and pack.progress == 0
     content = mission_pack.pack_content(round_)
@@ -226,24 +230,32 @@ def test_a_build_past_its_time_limit_fails_with_a_readable_message(media):
 
 
 @pytest.mark.django_db
-def test_orphaned_temporary_files_are_swept_but_a_live_build_keeps_its_own(media):
+def test_the_sweep_deletes_old_files_no_pack_names_and_keeps_the_rest(media):
     round_ = paired_round(4)
-    live, dead, done = (MissionPack.objects.create(round=round_) for _ in range(3))
-    MissionPack.objects.filter(pk=live.pk).update(status=Status.RUNNING)  # progress just moved
-    make_stale(dead)
-    MissionPack.objects.filter(pk=done.pk).update(status=Status.DONE)
+    done, deleted_soon = (MissionPack.objects.create(round=round_) for _ in range(2))
     folder = media / "packs"
-    kept = [old_file(folder / f".pack-{live.pk}-a.part"),  # made when its build started
-            (folder / f".pack-{done.pk}-young.part"),
-            old_file(folder / "pack-1-keep.pdf")]
-    kept[1].write_bytes(b"being written")
-    gone = [old_file(folder / f".pack-{dead.pk}-b.part"),
-            old_file(folder / f".pack-{done.pk}-c.part"),
-            old_file(folder / ".pack-999999-d.part")]
-    assert packs.sweep_parts() == 3
+    hour_ago = time.time() - packs_files.ORPHAN_SECONDS - 60
+    named = aged(folder / f"pack-{done.pk}-named.pdf", hour_ago)
+    MissionPack.objects.filter(pk=done.pk).update(status=Status.DONE, file=f"packs/{named.name}")
+    kept = [named,
+            aged(folder / f"pack-{done.pk}-uploading.pdf", time.time() - 60),  # not switched yet
+            old_file(folder / f"pack-{deleted_soon.pk}-young-orphan.pdf")]
+    gone = [aged(folder / f"pack-{done.pk}-never-switched.pdf", hour_ago),
+            aged(folder / f".pack-{done.pk}-c.part", hour_ago),  # an older version's leftover
+            aged(folder / "pack-999999-lost.pdf", hour_ago)]
+    assert packs.sweep_orphans() == 3
     assert [p.exists() for p in kept] == [True, True, True]
     assert [p.exists() for p in gone] == [False, False, False]
-    assert packs.sweep_parts() == 0
+    assert packs.sweep_orphans() == 0
+    packs.sweep()  # the periodic sweep runs it, and survives a store it cannot list
+    assert named.exists()
+
+
+def aged(path: Path, when: float) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"%PDF-1.7")
+    os.utime(path, (when, when))
+    return path
 
 
 # --- a real worker killed mid-build (CI) ---------------------------------------------------------------
@@ -303,9 +315,9 @@ def round_of(pack_id: int) -> Round:
 
 
 def start_and_kill_mid_build(workers, media: Path, client: APIClient, round_: Round,
-                             pool: str = "solo") -> int:
+                             pool: str = "solo", **env: str) -> int:
     """Ask for the pack through the API, let the worker get into it, then SIGKILL the build."""
-    worker = workers.start(pool=pool, MEDIA_ROOT=str(media), **WORKER_ENV)
+    worker = workers.start(pool=pool, MEDIA_ROOT=str(media), **WORKER_ENV, **env)
     pack_id = request_through_api(client, round_).json()["id"]
     poll("the build to be under way", lambda: mid_build(pack_id))
     if pool == "prefork":  # the pool child runs the task; the worker itself stays up
@@ -337,7 +349,7 @@ def test_killed_worker_leaves_a_stale_pack_that_staff_retry(restartable_workers,
     stuck = state(pack_id)
     assert stuck[0] == Status.RUNNING
     assert api.get(f"/api/v1/mission-packs/{pack_id}/download/").status_code == 409
-    settings.MUSTER_PACK_STALE_SECONDS = 1
+    settings.MUSTER_PACK_INTERRUPTED_SECONDS = 1  # here only: the workers keep 60 s
     poll("the pack to count as stale",
          lambda: api.get(f"/api/v1/mission-packs/{pack_id}/").json()["stale"])
     assert state(pack_id) == stuck  # nothing moved since the kill
@@ -384,4 +396,57 @@ def test_killed_pool_child_task_is_given_back_and_the_pack_completes(restartable
          probe=never_partial(api, pack_id))
     pack = MissionPack.objects.get(pk=pack_id)
     assert (pack.status, pack.progress, pack.runs) == (Status.DONE, 100, 2)
+    assert_whole_pack(api, media, pack_id, round_)
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_killed_worker_pack_is_interrupted_then_rebuilt_by_the_sweep(restartable_workers, media,
+                                                                     settings):
+    """Issue #23 (5): no heartbeat for the threshold, the organiser reads "interrupted"; the
+    next worker's sweep builds the pack again, nobody clicks; the dead run's task, given back
+    by the broker later, finds it done."""
+    round_ = paired_round(PLAYERS, seed=14)
+    api = staff_client()
+    published: list[tuple[str, str]] = []
+
+    def note(sender=None, headers=None, **kwargs) -> None:
+        published.append((sender, headers["id"]))
+    after_task_publish.connect(note, weak=False)
+    # Small thresholds; the workers' own sweeps and builds go to the test's queue.
+    quick = {"MUSTER_PACK_HEARTBEAT_SECONDS": "0.5", "MUSTER_PACK_INTERRUPTED_SECONDS": "3",
+             "MUSTER_TASK_QUEUE": restartable_workers.queue}
+    try:
+        pack_id = start_and_kill_mid_build(restartable_workers, media, api, round_, **quick)
+    finally:
+        after_task_publish.disconnect(note)
+    (dead_task,) = [task_id for name, task_id in published if name == packs.BUILD_TASK]
+    settings.MUSTER_PACK_INTERRUPTED_SECONDS = 3
+    answer = api.get(f"/api/v1/mission-packs/{pack_id}/").json()
+    assert (answer["status"], answer["state"], answer["stale"]) == ("running", "running", False)
+    stuck = state(pack_id)
+    poll("the pack to be reported interrupted", timeout=15,
+         check=lambda: api.get(f"/api/v1/mission-packs/{pack_id}/").json()["state"] == "interrupted")
+    answer = api.get(f"/api/v1/mission-packs/{pack_id}/").json()
+    assert answer["stale"] is True and answer["status"] == "running"
+    assert "worker was lost" in answer["state_label"]
+    assert state(pack_id) == stuck  # no worker: nothing moved
+    # A new worker with the default visibility timeout: the broker keeps the dead task for
+    # 30 min, so only the sweep can build the pack again within this test. It builds in the
+    # usual chunks (quicker: fewer progress writes).
+    restartable_workers.start(MEDIA_ROOT=str(media), **quick)
+    poll("the rebuilt pack", lambda: state(pack_id)[0] in (Status.DONE, Status.FAILED),
+         probe=never_partial(api, pack_id), timeout=60)
+    pack = MissionPack.objects.get(pk=pack_id)
+    assert (pack.status, pack.progress, pack.runs) == (Status.DONE, 100, 2)
+    restarted = AuditEntry.objects.get(action="mission_pack_restarted")
+    assert restarted.actor is None and restarted.data["pack"] == pack_id
+    assert not AuditEntry.objects.filter(action="mission_pack_retried").exists()
+    assert_whole_pack(api, media, pack_id, round_)
+    # A worker with a short visibility timeout gets the dead run's task back: it finds the pack
+    # done and leaves it (not failed, not built twice, one file).
+    restartable_workers.start(MEDIA_ROOT=str(media), MUSTER_TASK_VISIBILITY_TIMEOUT="1", **quick)
+    assert celery_app.AsyncResult(dead_task).get(timeout=30) == Status.DONE
+    pack.refresh_from_db()
+    assert (pack.status, pack.runs) == (Status.DONE, 2)
     assert_whole_pack(api, media, pack_id, round_)

@@ -64,13 +64,13 @@ def test_check_deploy_warns_without_https(tmp_path):
 def test_docker_compose_runs_the_four_services_with_one_configuration():
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
     services = compose["services"]
-    assert set(services) == {"postgres", "redis", "web", "worker"}
+    assert set(services) == {"postgres", "redis", "migrate", "web", "worker"}
     web, worker = services["web"], services["worker"]
     assert web["environment"] == worker["environment"]
     assert web["environment"]["DATABASE_URL"].startswith("postgres://")
     assert web["environment"]["CELERY_BROKER_URL"].startswith("redis://redis")
     assert "gunicorn" in web["command"]
-    assert worker["command"][:3] == ["celery", "-A", "config"]
+    assert worker["command"][:6] == ["nice", "-n", "10", "celery", "-A", "config"]  # below web
     assert (ROOT / "Dockerfile").exists()
 
 
@@ -146,4 +146,5 @@ def test_api_docs_need_no_network(client):
 def test_home_page_lists_the_charts(client):
     response = client.get("/")
     assert response.status_code == 200
-    assert "w40k4-standard" in response.content.decode()
+    html = response.content.decode()
+    assert "Standard force organisation chart" in html and "w40k4-standard" not in html

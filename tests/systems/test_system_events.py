@@ -86,7 +86,7 @@ def test_system_fields_that_do_not_fit_are_field_errors(staff_client, body, fiel
 def test_a_refused_table_says_why_in_french(staff_client):
     body = {**WHFB, "scoring": {"mode": "vp_table", "table": [[0, 100, 10, 10], [150, None, 20, 0]]}}
     french = create(staff_client, body, 400, HTTP_ACCEPT_LANGUAGE="fr")["scoring"]
-    assert french == ["Le décompte est inutilisable : la tranche 2 doit commencer juste après la fin "
+    assert french == ["Le décompte est inutilisable\u00a0: la tranche 2 doit commencer juste après la fin "
                       "de la tranche précédente."]
     english = create(staff_client, body, 400, HTTP_ACCEPT_LANGUAGE="en")["scoring"]
     assert english == ["The scoring is not usable: band 2 must start right after the band before it ends."]
@@ -276,7 +276,8 @@ def test_the_event_page_of_a_scenario_round(staff_client, client):
     expect(staff_client.patch(f"/api/v1/tournaments/{slug}/rounds/1/", {"scenario": "Tenir le pont"}, format="json"), 200)
     page = client.get(f"/tournaments/{slug}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Tenir le pont" in page and "Warhammer" in page
-    assert "tournament points from the victory-point difference (oms-2011)" in page
+    assert ("tournament points from the victory-point difference (ÖMS 2011, the Austrian "
+            "championship table)") in page and "oms-2011" not in page
     assert ">Mission<" not in page and "Mission level" not in page
     cod = create(staff_client, {**TOURNAMENT, "name": "Page CoD"})["slug"]
     players(staff_client, cod, 2, "pagecod")

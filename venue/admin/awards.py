@@ -65,6 +65,14 @@ class ScoreComponentAdmin(ServiceErrorsMixin, admin.ModelAdmin):
         else:
             copy_saved(obj, awards.define_component(actor, form.cleaned_data["tournament"], **values))
 
+    # A saved award or penalty leads back to its event's grid, where its values are entered
+    # ("save and continue" and "save and add another" keep Django's way).
+    def response_post_save_add(self, request, obj):
+        return HttpResponseRedirect(grid_url(obj.tournament_id))
+
+    def response_post_save_change(self, request, obj):
+        return HttpResponseRedirect(grid_url(obj.tournament_id))
+
     def delete_model(self, request, obj):
         awards.remove_component(Actor.of(request), obj)
 

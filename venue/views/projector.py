@@ -6,7 +6,6 @@ the small JSON answer of ``projector_state``, counts the clock down between poll
 the lists when the round changes; without the script the page refreshes itself."""
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,10 +19,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 
+from events import table_blocks
 from events.models import Game, Round, Tournament
 from events.services import factions, standings
 from events.views.common import visible_tournament
 from venue.clock_words import clock_data, clock_label, shown_time
+from venue.names import name_key
 from venue.services import clock
 
 POLL_SECONDS = 5
@@ -97,12 +98,6 @@ def _games(round_: Round | None) -> list[Game]:
                 .order_by(F("table").asc(nulls_last=True), "pk"))
 
 
-def name_key(name: str) -> str:
-    """Alphabetical as a reader looks a name up: "Élodie" beside "Eric", not after "Zoé"."""
-    decomposed = unicodedata.normalize("NFKD", name.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
 def _find_rows(games: list[Game]) -> list[dict[str, Any]]:
     """Every paired player by name, with their table (None: a bye)."""
     rows = [{"name": p.name, "table": g.table, "pk": p.pk}
@@ -125,8 +120,11 @@ def projector_context(event: Tournament) -> dict[str, Any]:
     ranked = standings.ranking(event).rows  # shared with the event page's cache
     played = any(player.faction for _row, player in ranked)
     by_key = factions.keys(factions.of_system(event) if played else [])
+    blocks = table_blocks.of_round(round_) if round_ is not None else None
     return {
         "tournament": event, "round": round_, "scenario": scenario_title(round_),
+        # A format that plays tables in blocks (team matches): the tables under their blocks.
+        "blocks": blocks, "grouped": blocks.group(games, lambda g: g.table) if blocks else (),
         "tables": [g for g in games if not g.is_bye],
         "byes": [g for g in games if g.is_bye],
         "find": _find_rows(games),

@@ -1,0 +1,1 @@
+"""The league's use cases: transactions, row locks and the audit log (events.audit)."""

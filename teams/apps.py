@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class TeamsConfig(AppConfig):
+    name = "teams"
+    verbose_name = _("Team events")
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from teams import format as team_format  # the "team" format, handed to events
+
+        team_format.register()
