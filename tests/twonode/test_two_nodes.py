@@ -12,6 +12,7 @@ It needs PostgreSQL (DATABASE_URL; the cluster uses the database ``<name>_twonod
 """
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import shutil
@@ -204,7 +205,7 @@ def fire_reports(cluster: Cluster, games: list[list], outcome: dict[int, tuple[i
             try:
                 status, _h, _b = call(cluster.proxy_port, "POST", f"/api/v1/games/{game}/report/",
                                       body, {"Authorization": f"Token {token}"})
-            except OSError:
+            except (OSError, http.client.HTTPException):  # cut off, or half an answer
                 status = 0
             if status not in RETRIED and status != 0:
                 break
