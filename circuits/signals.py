@@ -37,11 +37,11 @@ def _game_saved(sender, instance, update_fields=None, **kwargs) -> None:
 def _running(game) -> bool:
     """Whether the game's event, as already loaded with it (the result services load the round
     and the event with the game), is not finished; False when it was not loaded."""
-    game_round = game._state.fields_cache.get("round")
-    tournament = game_round._state.fields_cache.get("tournament") if game_round else None
-    from events.models import Tournament
+    from events.models import Game, Round, Tournament
 
-    return tournament is not None and tournament.status != Tournament.Status.FINISHED
+    if not Game.round.is_cached(game) or not Round.tournament.is_cached(game.round):
+        return False
+    return game.round.tournament.status != Tournament.Status.FINISHED
 
 
 def _game_corrected(round_id: int) -> None:
