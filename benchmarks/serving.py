@@ -129,6 +129,38 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def cpu_seconds(pids: Sequence[int]) -> float:
+    """User and system CPU time the processes have used so far (Linux /proc): what a burst
+    costs them, whatever else the machine is doing (a loaded machine stretches wall times,
+    much less CPU times)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    return total / ticks
+
+
+def database_backends(name: str) -> list[int]:
+    """The PostgreSQL server processes serving database ``name`` now (the web workers keep
+    their connections: CONN_MAX_AGE)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()", [name])
+        return [pid for (pid,) in cursor.fetchall()]
+
+
 class Server:
     """gunicorn serving ``config.wsgi`` on a free loopback port, as a context manager."""
 
@@ -173,7 +205,62 @@ class Server:
         self.log.seek(0)
         return self.log.read().decode(errors="replace")[-4000:]
 
+    def worker_pids(self) -> list[int]:
+        """gunicorn's workers (the arbiter's children)."""
+        return children(self.process.pid) if self.process is not None else []
+
     def __enter__(self) -> Server:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+class Nginx:
+    """nginx in front of a server on ``upstream`` (as deploy/nginx/muster.conf puts it in front
+    of the web nodes), on a free loopback port, as a context manager. gunicorn's sync workers
+    are made to sit behind such a buffering proxy: it reads each answer at once, where a slow
+    client would hold the worker (gunicorn lingers on each closed connection until the client
+    has read it all)."""
+
+    def __init__(self, upstream: int):
+        self.upstream, self.port = upstream, free_port()
+        self.folder = Path(tempfile.mkdtemp(prefix="muster-bench-nginx-"))
+        self.process: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 20) -> Nginx:
+        user = "user root;\n" if os.geteuid() == 0 else ""
+        temp = "".join(f"  {kind}_temp_path {self.folder}/{kind};\n"
+                       for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        (self.folder / "nginx.conf").write_text(
+            f"{user}worker_processes 1;\ndaemon off;\npid {self.folder}/nginx.pid;\n"
+            f"error_log {self.folder}/error.log warn;\nevents {{ worker_connections 1024; }}\n"
+            f"http {{\n  access_log off;\n{temp}"
+            f"  upstream muster {{ server 127.0.0.1:{self.upstream}; }}\n"
+            f"  server {{\n    listen 127.0.0.1:{self.port};\n    location / {{\n"
+            "      proxy_pass http://muster;\n      proxy_set_header Host $http_host;\n"
+            "      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;\n    }\n  }\n}\n")
+        self.process = subprocess.Popen(
+            [os.environ.get("NGINX", "/usr/sbin/nginx"), "-c", str(self.folder / "nginx.conf"),
+             "-p", str(self.folder), "-e", str(self.folder / "error.log")],
+            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                request(self.port, Call("GET", "/healthz/"))
+                return self
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"nginx did not start: {(self.folder / 'error.log').read_text(errors='replace')}")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+        self.process = None
+
+    def __enter__(self) -> Nginx:
         return self.start()
 
     def __exit__(self, *exc) -> None:
@@ -202,12 +289,7 @@ class CeleryWorker:
     def pids(self) -> list[int]:
         if self.process is None or self.process.poll() is not None:
             raise RuntimeError(f"the Celery worker exited:\n{self.output()}")
-        pid = self.process.pid
-        try:
-            children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-        except OSError:
-            children = []
-        return [pid, *map(int, children)]
+        return [self.process.pid, *children(self.process.pid)]
 
     def output(self) -> str:
         self.log.seek(0)

@@ -4,10 +4,12 @@ at once (16 clients) answered at p95 <= 100 ms, with no commit lost or duplicate
 
 Run from the repository root: ``python benchmarks/teams.py [--repeats N] [--concurrency N]``
 (PostgreSQL on 127.0.0.1, database ``muster_seasons2_teams``, rebuilt on every run; Redis
-database 10 as the cache, emptied; no broker: nothing is queued by these calls). Builds the
-event (created through the API, players, accounts and API tokens in bulk, the teams through the
-registration service), starts gunicorn with 3 sync workers (deploy/gunicorn.conf.py's default),
-then
+database 10 as the cache and 11 as the broker, emptied: the letters are queued as a production
+server queues them, and no worker sends them). Builds the event (created through
+the API, players, accounts and API tokens in bulk, the teams through the registration service),
+starts gunicorn with 3 sync workers (deploy/gunicorn.conf.py's default) behind nginx as deployed
+(``--direct``: without it; gunicorn then lingers on each closed connection until the Python
+clients have read it), then
 
 1. times ``POST /api/v1/tournaments/{slug}/rounds/`` (round 1: 32 team matches) ``--repeats``
    times, the round deleted between calls (the last one is kept); and, on a second event of the
@@ -19,12 +21,15 @@ then
 3. fires the 64 attackers' commits twice each at once (a client that retries), 128 requests:
    exactly one 201 per team is expected, the other a 409 ``draft_already_committed``.
 
-After each burst it counts the stored moves: one per team and phase (none lost, none twice).
-Prints figures next to the goals with the machine's load; asserts nothing.
+After each burst it counts the stored moves: one per team and phase (none lost, none twice),
+and prints the CPU time a commit cost gunicorn's workers, PostgreSQL's server processes and the
+clients (a loaded machine stretches the times, much less the CPU). Prints figures next to the
+goals with the machine's load; asserts nothing.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -44,6 +49,7 @@ GOAL_PAIR_MS = 250
 GOAL_COMMIT_P95_MS = 100
 DATABASE = "muster_seasons2_teams"
 CACHE = f"{serving.REDIS}/10"
+BROKER = f"{serving.REDIS}/11"
 
 
 def api(token: str, method: str, path: str, body: dict | None = None) -> serving.Call:
@@ -145,16 +151,24 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--teams", type=int, default=TEAMS, help="fewer for a quick check")
     parser.add_argument("--cache", default=CACHE, help="e.g. locmemcache://bench for a quick check")
+    parser.add_argument("--direct", action="store_true",
+                        help="fire at gunicorn itself, not through nginx as deployed")
     args = parser.parse_args()
 
     url = serving.database(DATABASE, fresh=True)
     if args.cache.startswith("redis"):
         serving.flush_redis(args.cache)
+    serving.flush_redis(BROKER)
+    # Letters and warm-ups queued in a broker, as a production server does (no worker takes
+    # them here: the broker's database is emptied at the end).
+    os.environ["CELERY_BROKER_URL"] = BROKER
     serving.setup_django(url, args.cache)
     staff, tokens = build_people(args.teams)
     env = serving.server_env(url, args.cache)
-    with serving.Server(env, workers=args.workers, ready_path="/api/v1/tournaments/") as server:
-        port = server.port
+    with contextlib.ExitStack() as stack:
+        stack.callback(serving.flush_redis, BROKER)
+        server = stack.enter_context(serving.Server(env, workers=args.workers, ready_path="/api/v1/tournaments/"))
+        port = server.port if args.direct else stack.enter_context(serving.Nginx(server.port)).port
         created = call(port, api(staff, "POST", "/tournaments/", {
             "name": "Bench teams", "chart": "w40k4-standard", "points_limit": 1500,
             "level": "gamma", "rounds": 5, "on_six": "reroll", "format": "team",
@@ -162,7 +176,10 @@ def main() -> None:
         slug = created["slug"]
         call(port, api(staff, "POST", f"/tournaments/{slug}/status/", {"status": "registration_open"}), 200)
         teams = build_teams(slug, args.teams)
-        print(f"{args.teams} teams of {SIZE} ({args.teams * SIZE} players); gunicorn {args.workers} workers; {load()}")
+        # Lists locked before timing, as an organiser does before round 1.
+        call(port, api(staff, "POST", f"/tournaments/{slug}/status/", {"status": "lists_locked"}), 200)
+        print(f"{args.teams} teams of {SIZE} ({args.teams * SIZE} players); gunicorn {args.workers} workers"
+              f"{'' if args.direct else ' behind nginx'}; {load()}")
 
         times, body = pair_round(port, staff, slug, args.repeats)
         matches = body["team_matches"]
@@ -176,6 +193,7 @@ def main() -> None:
             "team": {"size": SIZE, "draft": "none"}}), 201)["slug"]
         call(port, api(staff, "POST", f"/tournaments/{second}/status/", {"status": "registration_open"}), 200)
         build_teams(second, args.teams)
+        call(port, api(staff, "POST", f"/tournaments/{second}/status/", {"status": "lists_locked"}), 200)
         call(port, api(staff, "POST", f"/tournaments/{second}/rounds/", {}), 201)
         games = settle_round(second)
         times2, _body = pair_round(port, staff, second, args.repeats, number=2)
@@ -192,9 +210,17 @@ def main() -> None:
 
         sides = [(m, team) for m in matches for team in m["teams"] if team is not None]
         defenders = [commit(m, team, "defender", teams[team]["members"][:1]) for m, team in sides]
+        workers, own = server.worker_pids(), time.process_time()
+        backends = serving.database_backends(DATABASE)
+        cpu, db_cpu = serving.cpu_seconds(workers), serving.cpu_seconds(backends)
         summary = serving.run_load(port, defenders, concurrency=args.concurrency)
+        app_ms = (serving.cpu_seconds(workers) - cpu) * 1000 / len(defenders)
+        db_ms = (serving.cpu_seconds(backends) - db_cpu) * 1000 / len(defenders)
+        client_ms = (time.process_time() - own) * 1000 / len(defenders)
         stored = moves("defender")
         print(f"{len(defenders)} defender commits at once ({args.concurrency} clients): {summary.line()}; "
+              f"CPU per commit {app_ms:.1f} ms in gunicorn, {db_ms:.1f} ms in PostgreSQL, {client_ms:.1f} ms "
+              f"in the clients; "
               f"statuses {dict(summary.statuses)}; goal p95 <= {GOAL_COMMIT_P95_MS} ms; stored "
               f"{sum(stored.values())} moves, {sum(1 for n in stored.values() if n > 1)} twice, "
               f"{len(sides) - len(stored)} lost; {load()}")

@@ -10,6 +10,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from campaigns.words import MISSIONS, SIDES, word
+from config.typography import elide
 
 
 def _route(mission: Mapping[str, Any]) -> str:
@@ -50,7 +51,8 @@ def interception_line(found: Mapping[str, Any]) -> str:
     words = {"order": found["order"], "territories": ", ".join(found["territories"]),
              "interceptors": ", ".join(f"#{i}" for i in found["interceptors"]),
              "escorts": ", ".join(f"#{i}" for i in found["escorts"])}
-    text = _("#%(order)s may be intercepted over %(territories)s by %(interceptors)s") % words
+    text = elide(_("#%(order)s may be intercepted over %(territories)s by %(interceptors)s")
+                 % words)  # "au-dessus d'A"
     if found["escorts"]:
         text += _("; its escort %(escorts)s may counter-intercept") % words
     return text
@@ -64,8 +66,8 @@ def return_line(back: Mapping[str, Any]) -> str:
              "escorts": ", ".join(f"#{i}" for i in back["escorts"])}
     if not back["interceptors"]:
         return _("#%(order)s flies back by %(route)s after a failed attack") % words
-    text = _("#%(order)s flies back by %(route)s after a failed attack: it may be intercepted "
-             "over %(territories)s by %(interceptors)s") % words
+    text = elide(_("#%(order)s flies back by %(route)s after a failed attack: it may be "
+                   "intercepted over %(territories)s by %(interceptors)s") % words)
     if back["escorts"]:
         text += _("; its escort %(escorts)s may counter-intercept") % words
     return text

@@ -38,6 +38,7 @@ from campaigns.engine.state import (
 from campaigns.words import MISSIONS as MISSION_WORDS
 from campaigns.words import ORDER_KINDS as ORDER_WORDS
 from campaigns.words import word
+from config.typography import elide
 
 # All subsets of a territory's detachments up to this many; beyond, the whole group, the
 # group less one (to leave a major's guard, R10) and each one alone (the hasty attack, R28).
@@ -141,7 +142,8 @@ def _choice_label(order: Order) -> str:
 
 def _bonus_label(label: str, commander: str | None) -> str:
     # R26/R28: the Supreme Commander's extra move or hasty attack, once the regular ones are used.
-    return _("%(order)s (extra action of %(commander)s)") % {"order": label, "commander": commander}
+    return elide(_("%(order)s (extra action of %(commander)s)")
+                 % {"order": label, "commander": commander})
 
 
 def _missions(state: CampaignState, side: str) -> list[Order]:

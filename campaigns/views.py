@@ -30,6 +30,7 @@ from campaigns.services import surrender as campaign_surrender
 from campaigns.services import turns as campaign_turns
 from campaigns.services.campaign import settings_of, side_of_actor, state_of
 from campaigns.words import ORDER_KINDS, SIDES, word
+from config.typography import elide
 from events.audit import Actor
 from events.errors import NotFound
 from events.services import results
@@ -85,7 +86,8 @@ def _order(request, actor: Actor, found: Campaign) -> bool:
         text = _("Order sealed: %(order)s. Your opponent sees it when this phase's orders are "
                  "revealed.") % {"order": order_label(order)}
     if saved.bonus:
-        text += " " + _("It used the extra action of %(commander)s.") % {"commander": saved.commander}
+        text += " " + elide(_("It used the extra action of %(commander)s.")
+                            % {"commander": saved.commander})
     messages.success(request, text)
     return True
 

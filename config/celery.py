@@ -32,8 +32,9 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 logger = logging.getLogger(__name__)
 # The periodic sweeps, by task name (notices/tasks.py, printing/tasks.py; leagues/tasks.py
-# announces the weeks that opened).
-SWEEPS = ("league.sweep_notices", "league.sweep_packs", "leagues.announce_weeks")
+# announces the weeks that opened; teams/tasks.py makes the auto-picks of overdue drafts).
+SWEEPS = ("league.sweep_notices", "league.sweep_packs", "leagues.announce_weeks",
+          "teams.draft_auto_picks")
 app.conf.beat_schedule = {
     name: {"task": name, "schedule": float(os.environ.get("MUSTER_SWEEP_SECONDS", 60))}
     for name in SWEEPS

@@ -230,7 +230,7 @@ TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "config.token_auth.PlainTokenAuthentication",  # DRF's TokenAuthentication, one plain query
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],

@@ -23,7 +23,7 @@ from events import event_cache, formats
 from events import serializers as s
 from events.audit import Actor
 from events.errors import Forbidden, Invalid, NotFound
-from events.messages import list_problem_text
+from events.messages import chart_names, list_problem_text
 from events.models import Game, Tournament
 from events.rolls_serializers import table_rolls_for
 from events.services import dynamics, lists, results, rounds, standings, tournaments
@@ -243,7 +243,11 @@ def round_response(round_, status_code: int = 200, games=None) -> Response:
         games = round_.games.select_related("mission").order_by(F("table").asc(nulls_last=True), "pk")
     else:
         games = sorted(games, key=lambda g: (g.table is None, g.table or 0, g.pk))
-    data = s.round_data(round_, games, list_problem_text)
+    games = list(games)
+    # The charts the round's list flags name, read once (not once per kind of flag).
+    slugs = {problem["chart"] for game in games for problem in game.list_problems}
+    charts = chart_names(slugs) if slugs else {}
+    data = s.round_data(round_, games, lambda problem: list_problem_text(problem, charts))
     data["clock"] = clock_data(clock.read(round_))  # the time left, from the server's clock
     return Response(data, status=status_code)
 

@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from config import plain_rows
 from config.client_address import client_address
 from events import event_cache
 from events.models import AuditEntry, Tournament
@@ -36,11 +37,14 @@ SYSTEM = Actor(system=True)
 
 
 def record(actor: Actor, action: str, tournament: Tournament | None, target: object = "",
-           data: Mapping[str, Any] | None = None) -> AuditEntry:
+           data: Mapping[str, Any] | None = None, *, stale: bool = True) -> AuditEntry:
     # Every change a service makes is recorded here, so this is where the event's cached pages
-    # and standings go stale (events.event_cache).
-    event_cache.changed(getattr(tournament, "pk", None))
-    return AuditEntry.objects.create(
+    # and standings go stale (events.event_cache). ``stale=False``: a change no cached view
+    # shows (a sealed draft move), which then spares every cached page of the event.
+    if stale:
+        event_cache.changed(getattr(tournament, "pk", None))
+    # A plain INSERT (nobody listens to an entry's save): every audited change makes one.
+    return plain_rows.insert(AuditEntry(
         tournament=tournament, actor=actor.user if actor.user_id else None, action=action,
         target=str(target)[:200], data=dict(data or {}), ip=actor.ip,
-    )
+    ))

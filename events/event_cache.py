@@ -26,6 +26,7 @@ once after the commit, before the players' phones ask for them.
 """
 from __future__ import annotations
 
+import hashlib
 import logging
 import secrets
 import threading
@@ -35,10 +36,12 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.redis import RedisCache
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections, connections, transaction
 from django.dispatch import receiver
+from redis.exceptions import NoScriptError
 
 from config.cache_outage import CACHE_ERRORS, failed
 
@@ -96,10 +99,32 @@ def _bump(tournament_id: int) -> None:
 
 def _incr(tournament_id: int) -> None:
     key = _version_key(tournament_id)
+    backend = caches["default"]
+    if isinstance(backend, RedisCache):
+        _redis_incr(backend, key)
+        return
     try:
         cache.incr(key)
     except ValueError:  # never read yet, or evicted: start afresh (see ``_fresh``)
         cache.add(key, _fresh(), timeout=None)
+
+
+# SET NX (a missing version starts afresh, see ``_fresh``, and never expires), then INCR: one
+# command, where a MULTI pipeline sends and parses four (a bump follows every audited change).
+_BUMP = "redis.call('SET', KEYS[1], ARGV[1], 'NX') return redis.call('INCR', KEYS[1])"
+_BUMP_SHA = hashlib.sha1(_BUMP.encode()).hexdigest()
+
+
+def _redis_incr(backend: RedisCache, key: str) -> None:
+    """One round trip where Django's ``incr`` takes two (EXISTS, then INCR). The value is the
+    plain integer Django's Redis serializer stores for an int, as ``incr`` needs."""
+    key = backend.make_and_validate_key(key)
+    # RedisCache's client (``_cache``), as Django's own methods reach it: the server for writes.
+    client = backend._cache.get_client(key, write=True)
+    try:
+        client.evalsha(_BUMP_SHA, 1, key, _fresh())
+    except NoScriptError:  # a restarted server has no script yet: send it whole once
+        client.eval(_BUMP, 1, key, _fresh())
 
 
 def _retry_bumps() -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 # The model module imports this one (the field's validator): types named, never imported.
@@ -64,6 +65,9 @@ class EventFormat:
     # Who counts as having had a bye when round n is paired (events/services/rounds.pair_next),
     # beyond the pairing byes of earlier rounds: the ids of players (a league's declared byes).
     had_byes: Callable[[Tournament, int], set[int]] | None = None
+    # What round n is called where a sentence names it (the players' e-mails): "Week 3" for a
+    # league; None: "Round 3". Called in the reader's language.
+    round_name: Callable[[Tournament, int], str] | None = None
 
 
 _FORMATS: dict[str, EventFormat] = {DEFAULT: EventFormat(DEFAULT, _("event"))}
@@ -92,6 +96,14 @@ def known_format(name: str) -> None:
     if name not in _FORMATS:
         raise ValidationError(_("Unknown format %(format)s."), code="unknown_format",
                               params={"format": name})
+
+
+def round_name(tournament: Tournament, number: int) -> str:
+    """Round ``number`` of ``tournament`` in words, as its format calls it ("Round 3", "Week 3")."""
+    event_format = get(tournament.format)
+    if event_format is not None and event_format.round_name is not None:
+        return event_format.round_name(tournament, number)
+    return gettext("Round %(number)s") % {"number": number}
 
 
 def with_settings() -> list[EventFormat]:

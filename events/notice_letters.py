@@ -13,6 +13,7 @@ from functools import partial
 from django.db.models import Q
 from django.urls import reverse
 
+from events import formats
 from events.messages import role_name
 from events.models import Game, Player, PlayerList, Report, Round, Tournament
 from events.systems import NOT_FOR_EVENTS
@@ -68,7 +69,8 @@ def queue_confirmed(game: Game, report: Report) -> None:
 # The letters (in the task queue) ---------------------------------------------------------------
 
 def _table(event: Tournament, game: Game, me: Player, them: Player | None) -> texts.Table:
-    return texts.Table(event=event.name, round=game.round.number, table=game.table, me=me.name,
+    return texts.Table(event=event.name, round=formats.round_name(event, game.round.number),
+                       table=game.table, me=me.name,
                        opponent=them.name if them else None,
                        link=absolute(reverse("game", args=[game.pk])))
 

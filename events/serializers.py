@@ -108,6 +108,19 @@ class TournamentSerializer(serializers.ModelSerializer):
 
 def format_settings_field(event_format: formats.EventFormat) -> serializers.Serializer:
     """The format's settings serializer as a field: written as given, read from the format."""
+    return _format_settings_class(event_format)(required=False, allow_null=True)
+
+
+# Format name -> (the registered format, its field class): a tournament serializer lists its
+# fields for every tournament it reads or writes, and DRF's metaclass gathers a new class's
+# declared fields each time. Kept with its format: one registered anew (tests) gets its own.
+_FORMAT_SETTINGS_CLASSES: dict[str, tuple[formats.EventFormat, type]] = {}
+
+
+def _format_settings_class(event_format: formats.EventFormat) -> type:
+    cached = _FORMAT_SETTINGS_CLASSES.get(event_format.name)
+    if cached is not None and cached[0] is event_format:
+        return cached[1]
 
     class FormatSettings(event_format.settings):
         def get_attribute(self, instance: Tournament) -> Tournament | None:
@@ -117,7 +130,8 @@ def format_settings_field(event_format: formats.EventFormat) -> serializers.Seri
             return event_format.read(instance) if event_format.read else None
 
     FormatSettings.__name__ = event_format.settings.__name__
-    return FormatSettings(required=False, allow_null=True)
+    _FORMAT_SETTINGS_CLASSES[event_format.name] = (event_format, FormatSettings)
+    return FormatSettings
 
 
 def _format_settings(attrs: dict, serializer: serializers.Serializer) -> dict:

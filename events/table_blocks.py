@@ -15,6 +15,15 @@ from events import formats
 
 
 @dataclass(frozen=True)
+class BlockPlayer:
+    """A player of a block's side, listed before their game (and table) is fixed."""
+
+    pk: int  # the events.Player row
+    name: str
+    side: int  # index in ``TableBlock.sides``
+
+
+@dataclass(frozen=True)
 class TableBlock:
     """Block ``number`` of a round: its sides (one side: a bye), its tables and its score."""
 
@@ -24,6 +33,9 @@ class TableBlock:
     tables: tuple[int, ...]
     score: str = ""  # "match points 0–0 · game points 23–17 (3 of 5 games)"
     sheet_label: str = ""  # a table sheet's line: "Les Dragons vs Team Lyon, match 2"
+    # Where its players go while their tables are not fixed ("match 2, tables 5–8"; empty: a bye).
+    place: str = ""
+    players: tuple[BlockPlayer, ...] = ()  # every side's players, side after side
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from events.errors import Conflict
@@ -49,5 +50,10 @@ def page(tournament) -> tuple[str, str]:
         "league", args=[tournament.slug])
 
 
+def round_name(tournament: Tournament, number: int) -> str:
+    """Week n is round n: the players' e-mails say "Week 3", as the league page does."""
+    return gettext("Week %(number)s") % {"number": number}
+
+
 HOOKS = {"pairing_players": pairing_players, "check_report": check_report, "page": page,
-         "had_byes": had_byes}
+         "had_byes": had_byes, "round_name": round_name}

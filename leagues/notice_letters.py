@@ -16,9 +16,10 @@ from leagues.models import Week
 from notices import letters as registry
 from notices import texts
 from notices.letters import Letter, absolute, profile_link, stamp_of
+from notices.models import Notice
 from notices.outbox import queue
 
-WEEK_OPEN = "league_week_open"  # a notices kind (Notice.kind holds it as it holds events' kinds)
+WEEK_OPEN = Notice.Kind.LEAGUE_WEEK_OPEN  # a notices kind, labelled in the admin
 
 
 def queue_week_open(week: Week) -> None:

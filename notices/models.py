@@ -28,6 +28,8 @@ class Notice(models.Model):
         CAMPAIGN_TURN_CLOSED = "campaign_turn_closed", _("campaign turn closed")
         CAMPAIGN_SURRENDER = "campaign_surrender", _("campaign surrender")
         CAMPAIGN_DECLARE = "campaign_declare", _("your turn to declare")
+        LEAGUE_WEEK_OPEN = "league_week_open", _("league week open")
+        TEAM_ROUND_PAIRED = "team_round_paired", _("team round paired")
 
     class Status(models.TextChoices):
         SENDING = "sending", _("sending")

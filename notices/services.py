@@ -77,7 +77,7 @@ def send_claimed(notice: Notice, letter: Letter, language: str, address: str,
     """Write and send a claimed notice in ``language``; the row records how it went."""
     try:
         with translation.override(language):
-            written = letter.compose()
+            written = texts.elided(letter.compose())
         message(written, address, connection).send()
     except Exception as exc:  # noqa: BLE001  (any mail error: recorded, the task retries)
         logger.warning("notice %s (%s) failed: %s", notice.kind, notice.key, exc)

@@ -3,7 +3,7 @@ recipient's through ``translation.override``), links absolute."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -37,11 +37,21 @@ class Table:
     """What a player needs to know about one game of theirs, names already resolved."""
 
     event: str
-    round: int
+    round: str  # as the event's format names it: "Round 3", "Week 3" (events.formats.round_name)
     table: int | None
     me: str
     opponent: str | None  # None: a bye
     link: str
+
+
+def elided(written: Letter | Mail) -> Letter | Mail:
+    """A written letter with "de" elided before the names put into its sentences ("victoire
+    d'Alix", "les organisateurs d'Open de Lyon"), in French: every context's letters, once, here."""
+    if isinstance(written, Mail):
+        return replace(written, subject=elide(written.subject), body=elide(written.body),
+                       html=elide(written.html))
+    title, body = written
+    return elide(title), elide(body)
 
 
 def subject(event: str, text: str) -> str:
@@ -56,8 +66,8 @@ def footer(profile_link: str) -> str:
 
 def where(table: Table) -> str:
     if table.opponent is None:
-        return _("Round %(round)s: you have a bye.") % {"round": table.round}
-    return _("Round %(round)s, table %(table)s, against %(opponent)s.") % {
+        return _("%(round)s: you have a bye.") % {"round": table.round}
+    return _("%(round)s, table %(table)s, against %(opponent)s.") % {
         "round": table.round, "table": table.table, "opponent": table.opponent}
 
 
@@ -66,12 +76,13 @@ def round_published(table: Table, *, mission: str, scenario: str, role: str,
     """Your table, your opponent and what the round is played with (a rolled mission, or the
     organisers' scenario for systems without missions)."""
     if table.opponent is None:
-        title = _("Round %(round)s: you have a bye") % {"round": table.round}
+        title = _("%(round)s: you have a bye") % {"round": table.round}
     else:
-        title = _("Round %(round)s: table %(table)s against %(opponent)s") % {
+        title = _("%(round)s: table %(table)s against %(opponent)s") % {
             "round": table.round, "table": table.table, "opponent": table.opponent}
-    lines = [_("Round %(round)s of %(event)s is published.") % {"round": table.round,
-                                                               "event": table.event},
+    # Translators: %(round)s is "Round 3" or "Week 3", as the event's format names it.
+    lines = [_("%(round)s of %(event)s is published.") % {"round": table.round,
+                                                         "event": table.event},
              "", where(table)]
     if mission:
         lines.append(_("Mission: %(mission)s") % {"mission": mission})
@@ -100,13 +111,13 @@ def result_text(winner: str | None, i_won: bool, victory_points: Mapping[str, in
 def result_reported(table: Table, result: str, *, disputed: bool, profile_link: str) -> Letter:
     """The opponent's report: confirm or dispute it, or (it contradicts yours) it is disputed."""
     if disputed:
-        title = _("Round %(round)s: %(opponent)s reported a different result") % {
+        title = _("%(round)s: %(opponent)s reported a different result") % {
             "round": table.round, "opponent": table.opponent}
         intro = _("%(opponent)s reported a result of your game that differs from yours. The game "
                   "is now disputed: an organiser will settle it.") % {"opponent": table.opponent}
         action = _("Your game: %(link)s") % {"link": table.link}
     else:
-        title = _("Round %(round)s: %(opponent)s reported your result") % {
+        title = _("%(round)s: %(opponent)s reported your result") % {
             "round": table.round, "opponent": table.opponent}
         intro = _("%(opponent)s reported the result of your game.") % {"opponent": table.opponent}
         action = _("Confirm it or dispute it on your game's page: %(link)s") % {"link": table.link}
@@ -115,7 +126,7 @@ def result_reported(table: Table, result: str, *, disputed: bool, profile_link: 
 
 
 def dispute_settled(table: Table, result: str, *, profile_link: str) -> Letter:
-    title = _("Round %(round)s: an organiser settled your game") % {"round": table.round}
+    title = _("%(round)s: an organiser settled your game") % {"round": table.round}
     lines = [_("An organiser settled the disputed result of your game."), "", where(table),
              result, "", _("Your game: %(link)s") % {"link": table.link}, "", footer(profile_link)]
     return subject(table.event, title), "\n".join(lines)

@@ -276,7 +276,9 @@ class TableSheet:
 
 @dataclass(frozen=True)
 class PairingLine:
-    """A line of the pairings list; ``table`` None is a bye (no sheet)."""
+    """A line of the pairings list; ``table`` None is a bye (no sheet). With a ``heading``
+    (a round in blocks, events.table_blocks) the line is a block's title over its games, its
+    score in ``detail``; ``heading`` "" is such a line left empty (the list's forms)."""
 
     table: int | None
     a: str
@@ -284,6 +286,19 @@ class PairingLine:
     b: str = ""
     b_club: str = ""
     mission: str = ""
+    heading: str | None = None
+    detail: str = ""
+
+    @property
+    def kind(self) -> str:
+        """The list's row it is printed in: "heading", "bye" or "pair"."""
+        if self.heading is not None:
+            return "heading"
+        return "bye" if self.table is None else "pair"
+
+    @property
+    def players(self) -> int:
+        return 0 if self.heading is not None else (1 if self.table is None else 2)
 
 
 @dataclass(frozen=True)

@@ -141,8 +141,19 @@ def whole_document(content: PackContent) -> Job:
 
 # The pairings list's rows laid out once, empty, each alone on its page (see front_forms.html).
 PROBE_ROWS = {"no_rows": (), "probe_pair": (PairingLine(0, "", ""),),
-              "probe_bye": (PairingLine(None, "", ""),)}
+              "probe_bye": (PairingLine(None, "", ""),),
+              "probe_heading": (PairingLine(None, "", "", heading=""),)}
 FRONT_PAGES = 5  # the cover, two heads of the pairings list, a pair's row and a bye's
+
+
+def _headings(pairings: Sequence[PairingLine]) -> bool:
+    """Whether the list has blocks' titles (a round in blocks): one more form row, laid out
+    only then, so that every other pack stays as it was."""
+    return any(line.kind == "heading" for line in pairings)
+
+
+def _front_pages(pairings: Sequence[PairingLine]) -> int:
+    return FRONT_PAGES + (1 if _headings(pairings) else 0)
 
 
 def _blocks(missions: Mapping[str, MissionBlock]) -> dict[str, SafeString]:
@@ -165,9 +176,9 @@ def document_html(header: PackHeader, *, front: bool = False,
         tables = [p for p in pairings if p.table is not None]
         context = {
             "h": header, "front": front, "pairings": pairings, "rows": rows,
-            "tables": len(tables), "players": len(pairings) + len(tables),
+            "tables": len(tables), "players": sum(p.players for p in pairings),
             "per_table": len({p.mission for p in tables}) > 1,
-            "front_forms": front_forms, **PROBE_ROWS,
+            "front_forms": front_forms, "headings": _headings(pairings), **PROBE_ROWS,
         }
         return render_to_string("packs/document.html", context)
 
@@ -248,25 +259,27 @@ def render_forms(content: PackContent, front: bool = False) -> Forms:
     index, pages = {}, 0
     for key in keys:
         index[key], pages = pages, pages + examples[key].pages
-    if len(document.pages) != pages + (FRONT_PAGES if front else 0):
+    if len(document.pages) != pages + (_front_pages(content.pairings) if front else 0):
         raise RenderError(_overflow_message([examples[k] for k in keys]))
     layouts = tuple(page_slots(page) for page in document.pages[:pages])
     if not front:
         return Forms(document.write_pdf() if keys else b"", layouts, index)
     return Forms(document.write_pdf(), layouts, index, cover=pages,
-                 pairings=_list_forms(document.pages, pages + 1))
+                 pairings=_list_forms(document.pages, pages + 1, _headings(content.pairings)))
 
 
-def _list_forms(pages: Sequence[Any], first: int) -> ListForms:
-    """The pairings list's forms from its laid-out pages (``first`` and the three after)."""
-    found = [page_rows(pages[first + i], first + i) for i in range(4)]
+def _list_forms(pages: Sequence[Any], first: int, headings: bool = False) -> ListForms:
+    """The pairings list's forms from its laid-out pages (``first`` and the three after, four
+    with ``headings``)."""
+    wanted = ["head", "head", "pair", "bye"] + (["heading"] if headings else [])
+    found = [page_rows(pages[first + i], first + i) for i in range(len(wanted))]
     kinds = [[row.kind for row in rows] for rows in found]
-    if kinds != [["head"], ["head"], ["pair"], ["bye"]]:
+    if kinds != [[kind] for kind in wanted]:
         raise RenderError(f"the pairings list's forms have rows {kinds}")
     heads = [rows[0] for rows in found[:2]]
     return ListForms(first, heads[0].top + heads[0].height, first + 1,
                      heads[1].top + heads[1].height, content_bottom(pages[first]),
-                     {"pair": found[2][0], "bye": found[3][0]})
+                     {kind: rows[0] for kind, rows in zip(wanted[2:], found[2:], strict=True)})
 
 
 def _overflow_message(examples: Sequence[TableSheet]) -> str:
@@ -330,16 +343,20 @@ def _pairings_pages(writer: stamp.PackWriter, form: ListForms,
     head, top = stamp.Draw(form.first), form.first_top
     draws: list[stamp.Draw] = []
     ops = writer.text()
-    for line in lines:
-        row = form.rows["bye" if line.table is None else "pair"]
-        if draws and top + row.height > form.bottom + 0.01:
+    for i, line in enumerate(lines):
+        row = form.rows[line.kind]
+        # A block's title stays on the page of its first game (print.css: break-after: avoid).
+        after = lines[i + 1] if line.kind == "heading" and i + 1 < len(lines) else None
+        need = row.height + (form.rows[after.kind].height if after is not None else 0)
+        if draws and top + need > form.bottom + 0.01:
             writer.add_page([head, *draws], ops.data())
             head, top = stamp.Draw(form.next), form.next_top
             draws, ops = [], writer.text()
         dy = top - row.top
         draws.append(stamp.Draw(row.page, dy))
         texts = {"table": str(line.table or ""), "a": line.a, "a_club": line.a_club,
-                 "b": line.b, "b_club": line.b_club, "mission": line.mission}
+                 "b": line.b, "b_club": line.b_club, "mission": line.mission,
+                 "heading": line.heading or "", "detail": line.detail}
         for slot in row.slots:
             ops.slot(slot, texts.get(slot.name, ""), dy)
         top += row.height

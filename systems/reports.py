@@ -23,6 +23,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from config.typography import elide
 from events.errors import Invalid
 from events.game_forms import NOBODY, ReportPreview, outcome_label
 from events.models import Game, Player
@@ -127,7 +128,8 @@ class SystemReportForm(forms.Form):
             return ReportPreview(problem=str(_("This report cannot be read: check the fields.")))
         winner = next((p for p in self.players if p.pk == scored.winner), None)
         return ReportPreview(known=True, winner=winner,
-                             lines=(*self.lines(scored), *self._band_lines(scored)))
+                             lines=tuple(elide(line) for line in (*self.lines(scored),
+                                                                 *self._band_lines(scored))))
 
     def _band_lines(self, scored: Scored) -> list[str]:
         """Under a band table, the tournament points each player takes."""
@@ -150,7 +152,7 @@ class SystemReportForm(forms.Form):
         """A required radio: nobody, or one of the players (``words`` names a player)."""
         self.fields[name] = forms.ChoiceField(
             label=label, widget=forms.RadioSelect,
-            choices=[(NOBODY, nobody), *((str(p.pk), words % {"player": p.name, **params})
+            choices=[(NOBODY, nobody), *((str(p.pk), elide(words % {"player": p.name, **params}))
                                         for p in self.players)])
         self.initial.setdefault(name, NOBODY)  # also what the first preview reads
 
@@ -181,7 +183,8 @@ def result_lines(game: Game, outcome: Mapping[str, Any], victory_points: Mapping
     words = result_words(game.round.tournament.game_system.slug)
     if words is None:
         return []
-    return words.lines((game.player_a, game.player_b), outcome or {}, victory_points or {}, lists)
+    lines = words.lines((game.player_a, game.player_b), outcome or {}, victory_points or {}, lists)
+    return [elide(line) for line in lines]  # "d'Alix": the system's sentences meet names
 
 
 def outcome_lines(game: Game, outcome: Mapping[str, Any], victory_points: Mapping[str, Any],

@@ -7,5 +7,6 @@ Data flows: the API (``api.py``) -> services (``services/``: rows, locks, hidden
 audit) -> the pure engine (``engine/``) and ``events`` (tournaments, players, rounds, games). The
 games a draft makes are ordinary ``events`` games, reported and confirmed as any other. Core
 code never imports this package: the format is registered from ``TeamsConfig.ready()`` with
-the hooks ``events.formats`` offers (settings, ``create``, ``read``, ``pair_round``).
+the hooks ``events.formats`` offers (settings, ``create``, ``read``, ``pair_round``), and the
+letter of a paired team round (``notice_letters.py``) with ``notices.letters``.
 """

@@ -9,5 +9,7 @@ class TeamsConfig(AppConfig):
 
     def ready(self) -> None:
         from teams import format as team_format  # the "team" format, handed to events
+        from teams import notice_letters
 
         team_format.register()
+        notice_letters.register()  # the team round's letter, handed to the notices

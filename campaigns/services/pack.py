@@ -77,6 +77,7 @@ from campaigns.services.campaign import require_staff, sides_of, state_of
 from campaigns.services.pack_report import battle_status, battles_note, both_players, turn_report
 from campaigns.services.turns import turn_of
 from campaigns.words import PLANETS, SIDES, phase_name, word
+from config.typography import elide
 from events.audit import Actor
 from events.errors import Invalid
 from events.models import Round
@@ -158,7 +159,7 @@ def map_pages(campaign: Campaign, sides: Mapping[str, CampaignSide],
             continue
         words = {"player": sides[side].player.name, "side": word(SIDES, side)}
         pages.append(MapPage(
-            gettext("Map of %(player)s (%(side)s)") % words,
+            elide(gettext("Map of %(player)s (%(side)s)") % words),
             gettext("For %(player)s only: their own detachments by name; enemy detachments by "
                     "name once a battle or an infiltration revealed them, else by army name.")
             % words,

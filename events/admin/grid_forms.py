@@ -15,6 +15,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from config.typography import elide
 from events.models import Game, Tournament
 from events.scoring import bands_of
 from events.services import results
@@ -73,8 +74,8 @@ class GridRowForm(forms.Form):
         elif self.bands:
             choices.append((POINTS, _("as the victory points decide")))
         else:
-            choices += [("a", _("%(player)s won") % {"player": a}),
-                        ("b", _("%(player)s won") % {"player": b}), (DRAW, _("draw"))]
+            choices += [("a", elide(_("%(player)s won") % {"player": a})),
+                        ("b", elide(_("%(player)s won") % {"player": b})), (DRAW, _("draw"))]
         self.fields["result"].choices = choices
         if self.system is not None and not self.system.grid_vp:
             del self.fields["vp_a"], self.fields["vp_b"]
@@ -83,7 +84,7 @@ class GridRowForm(forms.Form):
                   "vp_b": _("Victory points of %(player)s, table %(table)s")}
         names = {"vp_a": a, "vp_b": b}
         for name, field in self.fields.items():
-            field.label = labels[name] % {"table": game.table, "player": names.get(name, "")}
+            field.label = elide(labels[name] % {"table": game.table, "player": names.get(name, "")})
         if self.system is not None:
             self.fields.update(self.system.grid_fields(game, lists or {}))
         for name, field in self.fields.items():

@@ -1,7 +1,7 @@
 """Pair, roll and publish rounds: standings -> pairing engine -> games, every die logged."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import fields, replace
 from typing import Any, NamedTuple
 
@@ -151,7 +151,7 @@ def pair_next(actor: Actor, tournament: Tournament, *, draft: bool = False) -> P
     round_.status = Round.Status.DRAFT
     round_.pairing = {"cost": dict(zip(pairing.COST_TIERS, result.cost, strict=True)),
                       "rematches": result.rematches, "method": result.method}
-    games = _roll_and_create(actor, locked, round_, pairings, players)
+    games = _roll_and_create(actor, locked, round_, pairings, [p.pk for p in players])
     record(actor, "round_repaired" if replaced else "round_paired", locked, round_,
            {"round": number, "games": len(result.pairings), **round_.pairing})
     if not draft:
@@ -166,7 +166,7 @@ def _with_byes(states: list[pairing.PlayerState], pks: dict[int, int],
 
 
 def _roll_and_create(actor: Actor, tournament: Tournament, round_: Round,
-                     pairings: Sequence[pairing.Pairing], players: Sequence[Player]) -> list[Game]:
+                     pairings: Sequence[pairing.Pairing], player_ids: Collection[int]) -> list[Game]:
     """Roll the missions and pre-game dice from the tournament's stream and store the games.
 
     Systems without rolled missions get plain tables: the round carries the organisers' scenario."""
@@ -174,7 +174,7 @@ def _roll_and_create(actor: Actor, tournament: Tournament, round_: Round,
         round_.mission, round_.rolls = None, []
         round_.save()
         games = [_plain_game(round_, p) for p in pairings]
-        _flag_lists(tournament, games, {p.pk: p for p in players})
+        _flag_lists(tournament, games, player_ids)
         insert_objects(Game, games)
         return games
     missions_by_slug = {m.slug: m for m in Mission.objects.all()}
@@ -194,17 +194,18 @@ def _roll_and_create(actor: Actor, tournament: Tournament, round_: Round,
             _game(roller, tournament, round_, p, missions_by_slug, specs, standard, special)
             for p in pairings
         ]
-    _flag_lists(tournament, games, {p.pk: p for p in players})
+    _flag_lists(tournament, games, player_ids)
     insert_objects(Game, games)
     return games
 
 
 def roll_and_create(actor: Actor, tournament: Tournament, round_: Round,
-                    pairings: Sequence[pairing.Pairing], players: Sequence[Player]) -> list[Game]:
+                    pairings: Sequence[pairing.Pairing], player_ids: Collection[int]) -> list[Game]:
     """What a paired round's games get (missions, pre-game rolls, scenario round, list flags),
     for a format that pairs its own units (a team event's matches): the same code, not a copy.
-    With no pairings it sets up the round alone (its mission, rolled when one per round)."""
-    return _roll_and_create(actor, tournament, round_, pairings, players)
+    With no pairings it sets up the round alone (its mission, rolled when one per round).
+    ``player_ids``: the players of ``pairings`` (their lists are read once for the flags)."""
+    return _roll_and_create(actor, tournament, round_, pairings, player_ids)
 
 
 def roll_game(roller: Roller, tournament: Tournament, round_: Round, pairing_: pairing.Pairing) -> Game:
@@ -217,9 +218,9 @@ def roll_game(roller: Roller, tournament: Tournament, round_: Round, pairing_: p
     return _game(roller, tournament, round_, pairing_, by_slug, specs, standard, special)
 
 
-def flag_lists(tournament: Tournament, games: list[Game], players: Sequence[Player]) -> None:
+def flag_lists(tournament: Tournament, games: list[Game], player_ids: Collection[int]) -> None:
     """Note on unsaved games each player without a legal list (as a paired round's games)."""
-    _flag_lists(tournament, games, {p.pk: p for p in players})
+    _flag_lists(tournament, games, player_ids)
 
 
 def _plain_game(round_: Round, pairing_: pairing.Pairing) -> Game:
@@ -259,9 +260,9 @@ def _game(roller: Roller, tournament: Tournament, round_: Round, pairing_: pairi
     return game
 
 
-def _flag_lists(tournament: Tournament, games: list[Game], players: dict[int, Player]) -> None:
+def _flag_lists(tournament: Tournament, games: list[Game], player_ids: Collection[int]) -> None:
     """Note each player without a legal list for the chart their role needs."""
-    rows = PlayerList.objects.filter(player__in=list(players)).values_list(
+    rows = PlayerList.objects.filter(player__in=list(player_ids)).values_list(
         "player_id", "role", "army_list__valid", "army_list__chart__slug")
     lists = {(pid, role): (valid, chart) for pid, role, valid, chart in rows}
     for game in games:

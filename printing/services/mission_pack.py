@@ -106,11 +106,13 @@ def pack_content(round_: Round) -> PackContent:
         kit = SheetKit(round_, games)
         sheets = tuple(system_sheet(g, catalogue, kit) for g in games if not g.is_bye)
         groups = table_blocks.of_round(round_)
+        pairings = tuple(pairing_line(g) for g in games)
         if groups is not None:  # tables in blocks (team matches): each sheet names its block
             sheets = tuple(replace(sheet, block=block_label(groups, sheet.table)) for sheet in sheets)
+            pairings = grouped_pairings(groups, games)
         return PackContent(
             header=pack_header(round_, games),
-            pairings=tuple(pairing_line(g) for g in games),
+            pairings=pairings,
             missions=blocks,
             sheets=sheets,
         )
@@ -119,6 +121,17 @@ def pack_content(round_: Round) -> PackContent:
 def block_label(groups: table_blocks.RoundBlocks, table: int) -> str:
     block = groups.of_table(table)
     return block.sheet_label if block else ""
+
+
+def grouped_pairings(groups: table_blocks.RoundBlocks, games: list[Game]) -> tuple[PairingLine, ...]:
+    """The cover's list in blocks: each block's title (and score) over its games, in block
+    order, then the byes (as the projector and the results grid show them)."""
+    lines: list[PairingLine] = []
+    for block, block_games in groups.group(games, lambda g: g.table):
+        if block is not None:
+            lines.append(PairingLine(None, "", "", heading=block.title, detail=block.score))
+        lines.extend(pairing_line(g) for g in block_games)
+    return tuple(lines)
 
 
 def mission_blocks(round_: Round, games: list[Game],

@@ -1,6 +1,7 @@
 """Profile-card problems (systems/urban_war/profile_cards.py) as sentences in the reader's language."""
 from django.utils.translation import gettext_lazy as _
 
+from config.typography import elide
 from systems.urban_war.profile_cards import CardProblem, RowError
 
 TEMPLATES = {
@@ -31,7 +32,7 @@ def render_problem(problem: CardProblem) -> str:
     if text is None:
         return problem.code
     try:
-        return str(text) % dict(problem.params) if "%(" in str(text) else str(text)
+        return elide(str(text) % dict(problem.params)) if "%(" in str(text) else str(text)
     except (KeyError, TypeError, ValueError):
         return problem.code
 

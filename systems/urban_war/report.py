@@ -51,8 +51,8 @@ class UrbanWarReportForm(SystemReportForm):
             models = model_choices(self.lists.get(opponent.pk, ()))
             if models:
                 self.fields[f"destroyed_{side}"] = forms.MultipleChoiceField(
-                    label=_("Models of %(opponent)s destroyed by %(player)s")
-                    % {"opponent": opponent.name, "player": player.name},
+                    label=elide(_("Models of %(opponent)s destroyed by %(player)s")
+                                % {"opponent": opponent.name, "player": player.name}),
                     choices=models, required=False, widget=forms.CheckboxSelectMultiple)
 
     def help_lines(self) -> list[str]:
@@ -96,8 +96,9 @@ class UrbanWarReportForm(SystemReportForm):
             choices = model_choices(lists.get(enemy.pk, ()))
             if choices:
                 fields[f"destroyed_{side}"] = forms.MultipleChoiceField(
-                    label=_("Models of %(opponent)s destroyed by %(player)s, table %(table)s")
-                    % {"opponent": enemy.name, "player": player.name, "table": game.table},
+                    label=elide(_("Models of %(opponent)s destroyed by %(player)s, table %(table)s")
+                                % {"opponent": enemy.name, "player": player.name,
+                                   "table": game.table}),
                     choices=choices, required=False, widget=forms.CheckboxSelectMultiple)
         return fields
 

@@ -12,6 +12,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from config.typography import elide
 from events.game_forms import ReportPreview
 from events.models import Game, Player
 from events.services import results
@@ -44,11 +45,12 @@ class WhfbReportForm(SystemReportForm):
         if self.bands is None:
             self.fields["winner"] = forms.ChoiceField(
                 label=_("Result"), widget=forms.RadioSelect,
-                choices=[*((str(p.pk), _("%(player)s won") % {"player": p.name})
+                choices=[*((str(p.pk), elide(_("%(player)s won") % {"player": p.name}))
                            for p in self.players), (DRAW, _("Draw"))])
         for side, player in zip(SIDES, self.players, strict=True):
             self.fields[f"vp_{side}"] = forms.IntegerField(
-                label=vp_label % {"player": player.name}, min_value=0, max_value=results.MAX_VP)
+                label=elide(vp_label % {"player": player.name}), min_value=0,
+                max_value=results.MAX_VP)
         if baggage:
             self.side_or_none("baggage", str(_("Who captured the enemy baggage?")),
                               str(_("%(player)s (+%(bonus)s victory points)")), str(_("Nobody")),
@@ -57,8 +59,8 @@ class WhfbReportForm(SystemReportForm):
             units = unit_choices(self.lists.get(player.pk, ()))
             if units:
                 self.fields[f"looting_{side}"] = forms.MultipleChoiceField(
-                    label=_("Units of %(player)s that left by the enemy's edge to loot")
-                    % {"player": player.name}, choices=units, required=False,
+                    label=elide(_("Units of %(player)s that left by the enemy's edge to loot")
+                                % {"player": player.name}), choices=units, required=False,
                     widget=forms.CheckboxSelectMultiple)
 
     def clean(self) -> dict[str, Any]:
@@ -113,8 +115,8 @@ class WhfbReportForm(SystemReportForm):
             choices = unit_choices(lists.get(player.pk, ()))
             if choices:
                 fields[f"looting_{side}"] = forms.MultipleChoiceField(
-                    label=_("Units of %(player)s that left to loot, table %(table)s")
-                    % {"player": player.name, "table": game.table},
+                    label=elide(_("Units of %(player)s that left to loot, table %(table)s")
+                                % {"player": player.name, "table": game.table}),
                     choices=choices, required=False, widget=forms.CheckboxSelectMultiple)
         return fields
 

@@ -14,68 +14,88 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from config import plain_rows
+from events import event_cache
 from events.audit import Actor, record
 from events.errors import Conflict, Forbidden, Invalid
-from events.models import Game
+from events.models import Game, Round
 from teams.engine import draft as engine
 from teams.engine.refusals import TeamRefused
 from teams.messages import worded
-from teams.models import DraftMove, TeamMatch
-from teams.services import team_games
-from teams.services.matches import get_match, tables
+from teams.models import DraftMove, TeamMatch, TeamMember
+from teams.services import draft_reads, team_games
+from teams.services.draft_reads import Members
+from teams.services.matches import tables, visible
 
 SYSTEM_RANDOM = random.SystemRandom()
-
-
-def _settings(match: TeamMatch) -> dict:
-    return match.round.tournament.team_event.settings
-
-
-def _setup(match: TeamMatch, size: int) -> engine.Setup:
-    rosters = tuple(tuple(team.members.order_by("position").values_list("player_id", flat=True))
-                    for team in (match.first, match.second))
-    return engine.Setup((match.first_id, match.second_id), rosters, tuple(tables(match, size)))
 
 
 def _move(row: DraftMove) -> engine.Move:
     return engine.Move(row.team_id, row.phase, tuple(row.players), row.table, row.auto, row.forced)
 
 
-class Draft:
-    """A match's draft as stored: its rows and the engine's state."""
+def _wanted(state: engine.DraftState) -> set[tuple[int, tuple[int, int], str]]:
+    """The games the draft has made so far: (table, players, role) of each game with a table."""
+    return {(g.table, g.players, g.role) for g in state.games if g.table is not None}
 
-    def __init__(self, match: TeamMatch) -> None:
-        settings = _settings(match)
+
+class Draft:
+    """A match's draft as stored: its rows and the engine's state. ``members`` and ``rows`` may
+    come preloaded (the monitor loads a round's in bulk); otherwise one query loads both."""
+
+    def __init__(self, match: TeamMatch, members: Members | None = None,
+                 rows: list[DraftMove] | None = None) -> None:
+        settings = match.round.tournament.team_event.settings
         if match.second_id is None or settings["draft"] != "wtc":
             raise Conflict(_("This team match has no draft."), "draft_not_used")
         self.match, self.settings = match, settings
-        self.setup = _setup(match, settings["size"])
-        self.rows = list(match.moves.order_by("index"))
+        if members is None or rows is None:
+            members, rows = draft_reads.rosters_and_moves(match)
+        self.members = members
+        rosters = tuple(tuple(player for player, _user in self.members[team]) for team in match.team_ids)
+        self.setup = engine.Setup((match.first_id, match.second_id), rosters,
+                                  tuple(tables(match, settings["size"])))
+        self.rows = rows
         try:
             self.state = engine.replay(self.setup, [_move(r) for r in self.rows])
         except TeamRefused as exc:  # stored moves are always legal: a broken row is a bug
             raise RuntimeError(f"team match {match.pk}: stored draft moves do not replay") from exc
+        # The games as stored: every change of the draft's games is synced in the same
+        # transaction (sync_games), so they match the state it was loaded with.
+        self.synced = _wanted(self.state)
+
+    def team_of_user(self, user_id: int | None, *, captain: bool) -> int | None:
+        """The match's team whose captain (or, ``captain=False``, a member) has this account."""
+        if user_id is None:
+            return None
+        for team in (self.match.first, self.match.second):
+            for player, user in self.members[team.pk]:
+                if user == user_id and (not captain or player == team.captain_id):
+                    return team.pk
+        return None
 
     def store(self, actor: Actor, move: engine.Move, rolls: list | None = None) -> None:
         try:
             self.state = engine.apply(self.state, move)
         except TeamRefused as exc:
             raise worded(exc) from exc
-        self.rows.append(DraftMove.objects.create(
+        self.rows.append(plain_rows.insert(DraftMove(
             match=self.match, index=len(self.rows), team_id=move.team, phase=move.phase,
             players=list(move.players), table=move.table, rolls=rolls or [], auto=move.auto,
-            forced=move.forced, by=actor.user if actor.user_id and not move.auto else None))
+            forced=move.forced, by=actor.user if actor.user_id and not move.auto else None)))
         record(actor, "draft_auto_pick" if move.auto and not move.forced else "draft_move",
                self.match.round.tournament, self.match,
                {"match": self.match.pk, "step": self.state.step, "phase": move.phase,
                 "team": move.team, "players": list(move.players), "table": move.table,
-                "auto": move.auto, "rolls": rolls or []})
+                "auto": move.auto, "rolls": rolls or []},
+               stale=False)  # no cached page shows a draft's moves; its games: sync_games
 
     def settle(self, actor: Actor) -> None:
         while moves := engine.forced_moves(self.state):
             for move in moves:
                 self.store(actor, move)
-        self.sync_games(actor)
+        if _wanted(self.state) != self.synced:  # most moves make no game: no query then
+            self.sync_games(actor)
 
     def opened_at(self) -> datetime:
         index = self.state.opened_by
@@ -96,7 +116,7 @@ class Draft:
     def sync_games(self, actor: Actor) -> None:
         """The match's games as the draft has them (made when a table is chosen, with its
         table's mission and the pre-game rolls: teams/services/team_games.py)."""
-        wanted = {(g.table, g.players, g.role) for g in self.state.games if g.table is not None}
+        wanted = _wanted(self.state)
         links = list(self.match.match_games.select_related("game"))
         have = {(mg.game.table, (mg.game.player_a_id, mg.game.player_b_id), mg.role): mg for mg in links}
         for key, link in have.items():
@@ -105,48 +125,48 @@ class Draft:
                     raise Conflict(_("A game of this phase already has a result: it cannot be undone."),
                                    "draft_game_reported")
                 link.game.delete()
-        for table, (a, b), role in sorted(wanted - set(have)):
+        if wanted != set(have):  # the projector, the grid and the players' pages show games
+            event_cache.changed(self.match.round.tournament_id)
+        added = sorted(wanted - set(have))
+        if added:  # seating reads the round and its event whole (missions, dice, lists)
+            self.match.round = Round.objects.select_related("tournament").get(pk=self.match.round_id)
+        for table, (a, b), role in added:
             team_games.seat_game(actor, self.match, table, (a, b), role)
+        self.synced = wanted
+
+
+def _loaded(pk: int, actor: Actor, *, lock: bool) -> Draft:
+    """Match ``pk``'s draft as this reader may see it (a 404 otherwise); ``lock``: under the
+    match's row lock, held to the end of the transaction."""
+    return Draft(visible(draft_reads.match(pk, lock=lock), staff=actor.is_staff))
 
 
 def _locked(pk: int, actor: Actor) -> Draft:
-    get_match(pk, staff=actor.is_staff)  # 404 before any lock
-    match = (TeamMatch.objects.select_for_update(of=("self",))
-             .select_related("round__tournament__team_event", "first", "second").get(pk=pk))
-    return Draft(match)
+    return _loaded(pk, actor, lock=True)
 
 
-def _team_of(actor: Actor, match: TeamMatch) -> int | None:
+def _team_of(actor: Actor, draft: Draft) -> int | None:
     """The team of the match whose captain the actor is."""
-    if actor.user_id is None:
-        return None
-    for team in (match.first, match.second):
-        if team is not None and team.captain.user_id == actor.user_id:
-            return team.pk
-    return None
+    return draft.team_of_user(actor.user_id, captain=True)
 
 
 def captain_team(actor: Actor, match: TeamMatch) -> int | None:
     """The match's team the actor captains (the captain's page shows its controls), or None."""
-    return _team_of(actor, match) if match.second_id is not None else None
-
-
-def _viewer_team(actor: Actor, match: TeamMatch) -> int | None:
-    """The team of the match the actor plays in (its sealed commits are theirs to see)."""
-    if actor.user_id is None:
+    if match.second_id is None or actor.user_id is None:
         return None
-    for team in (match.first, match.second):
-        if team is not None and team.members.filter(player__user_id=actor.user_id).exists():
-            return team.pk
-    return None
+    captains = {team.captain_id: team.pk for team in (match.first, match.second)}
+    player = (TeamMember.objects.filter(team_id__in=match.team_ids, player_id__in=list(captains),
+                                        player__user_id=actor.user_id)
+              .values_list("player_id", flat=True).first())
+    return captains.get(player)
 
 
-def _acting_team(actor: Actor, match: TeamMatch, team: int | None) -> int:
+def _acting_team(actor: Actor, draft: Draft, team: int | None) -> int:
     if actor.is_staff and team is not None:
-        if team not in match.team_ids:
+        if team not in draft.match.team_ids:
             raise Invalid(_("Team %(team)s does not play this match.") % {"team": team}, "team_not_in_match")
         return team
-    own = _team_of(actor, match)
+    own = _team_of(actor, draft)
     if own is None:
         if actor.is_staff:
             raise Invalid(_("Staff name the team they commit for (\"team\")."), "team_required")
@@ -173,7 +193,7 @@ def catch_up(draft: Draft, actor: Actor) -> None:
 def commit(actor: Actor, pk: int, *, phase: str, players: list[int] | None = None,
            table: int | None = None, team: int | None = None) -> dict:
     draft = _locked(pk, actor)
-    acting = _acting_team(actor, draft.match, team)
+    acting = _acting_team(actor, draft, team)
     catch_up(draft, actor)
     draft.store(actor, engine.Move(acting, phase, tuple(players or ()), table))
     draft.settle(actor)
@@ -194,7 +214,7 @@ def _roll(draft: Draft, actor: Actor, dice: list[int] | None, *, auto: bool = Fa
 @transaction.atomic
 def roll(actor: Actor, pk: int, dice: list[int] | None = None) -> dict:
     draft = _locked(pk, actor)
-    if not actor.is_staff and _team_of(actor, draft.match) is None:
+    if not actor.is_staff and _team_of(actor, draft) is None:
         raise Forbidden(_("Only a captain of this match's teams can do this."), "not_captain")
     return _roll(draft, actor, dice)
 
@@ -220,9 +240,7 @@ def undo(actor: Actor, pk: int) -> dict:
 
 def read(actor: Actor, pk: int) -> dict:
     """GET: the draft as ``actor`` may see it (auto-picks made first when they are due)."""
-    match = get_match(pk, staff=actor.is_staff)
-    draft = Draft(TeamMatch.objects.select_related("round__tournament__team_event", "first", "second")
-                  .get(pk=match.pk))
+    draft = _loaded(pk, actor, lock=False)
     if draft.settings["auto_pick"] and draft.overdue(timezone.now()):
         with transaction.atomic():
             draft = _locked(pk, actor)
@@ -236,7 +254,7 @@ def _when(value: datetime | None) -> str | None:
 
 def draft_data(draft: Draft, actor: Actor) -> dict:
     state, rows = draft.state, draft.rows
-    viewer = None if actor.is_staff else _viewer_team(actor, draft.match)
+    viewer = None if actor.is_staff else draft.team_of_user(actor.user_id, captain=False)
     commits = []
     for c in state.commits:
         entry: dict = {"step": c.step, "phase": c.move.phase, "team": c.move.team}

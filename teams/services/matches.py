@@ -2,6 +2,8 @@
 victory-point differences, match points once every game is confirmed; team standings."""
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from django.utils.translation import gettext as _
 
 from events.errors import NotFound
@@ -14,14 +16,19 @@ from teams.services.events import game_table, result_rules
 DRAFTING, PLAYING, COMPLETE, BYE = "drafting", "playing", "complete", "bye"
 
 
-def get_match(pk: int, *, staff: bool = False) -> TeamMatch:
-    match = (TeamMatch.objects.select_related("round__tournament", "first", "second")
-             .filter(pk=pk).first())
+def visible(match: TeamMatch | None, *, staff: bool = False) -> TeamMatch:
+    """``match`` if this reader may see it (players: a published round of a published event),
+    else the refusal for a match that does not exist."""
     hidden = match is None or (not staff and (match.round.status == Round.Status.DRAFT
                                               or match.round.tournament.status == Tournament.Status.DRAFT))
     if hidden:
         raise NotFound(_("No such team match."), "team_match_not_found")
     return match
+
+
+def get_match(pk: int, *, staff: bool = False) -> TeamMatch:
+    return visible(TeamMatch.objects.select_related("round__tournament", "first", "second")
+                   .filter(pk=pk).first(), staff=staff)
 
 
 def tables(match: TeamMatch, size: int) -> list[int]:
@@ -76,19 +83,40 @@ def match_data(match: TeamMatch, settings: dict) -> dict:
     }
 
 
-def played(tournament: Tournament, settings: dict, up_to: int | None = None) -> list[Played]:
-    """Every finished match and bye of the event (of rounds up to ``up_to``), as standings
-    count them."""
+class Outcome(NamedTuple):
+    """A match and its ``result``."""
+
+    match: TeamMatch
+    status: str
+    game_points: dict
+    match_points: dict
+
+
+# What ``result`` reads of a game: an event's earlier games are read without their rolls and
+# other JSON (decoding them was most of pairing a round, issue #26).
+RESULT_FIELDS = ("game", "game__status", "game__player_a", "game__player_b", "game__victory_points")
+
+
+def outcomes(tournament: Tournament, settings: dict, up_to: int | None = None) -> list[Outcome]:
+    """Every match of the event (of rounds up to ``up_to``) with its result, in two queries."""
     matches = TeamMatch.objects.filter(round__tournament=tournament)
     if up_to is not None:
         matches = matches.filter(round__number__lte=up_to)
     matches = list(matches.order_by("round__number", "number"))
     games: dict[int, list[Game]] = {}
-    for link in MatchGame.objects.filter(match__in=matches).select_related("game"):
+    for link in (MatchGame.objects.filter(match__in=matches).select_related("game")
+                 .only("match", *RESULT_FIELDS)):
         games.setdefault(link.match_id, []).append(link.game)
+    return [Outcome(match, *result(match, settings, games.get(match.pk, []))) for match in matches]
+
+
+def played(tournament: Tournament, settings: dict, up_to: int | None = None,
+           known: list[Outcome] | None = None) -> list[Played]:
+    """Every finished match and bye of the event (of rounds up to ``up_to``), as standings
+    count them; from ``known`` outcomes when the caller has read them."""
     done = []
-    for match in matches:
-        status, game_points, match_points = result(match, settings, games.get(match.pk, []))
+    for match, status, game_points, match_points in known if known is not None else outcomes(
+            tournament, settings, up_to):
         if status in (COMPLETE, BYE):
             ids = match.team_ids
             done.append(Played(match.first_id, match.second_id,

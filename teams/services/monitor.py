@@ -14,6 +14,8 @@ from events.audit import Actor
 from events.errors import NotFound
 from events.models import Round, Tournament
 from events.services.tournaments import require_staff
+from teams.models import DraftMove
+from teams.services.draft_reads import members_of
 from teams.services.drafts import Draft, _when
 from teams.services.events import team_event
 from teams.services.matches import tables
@@ -33,16 +35,22 @@ def monitor(actor: Actor, tournament: Tournament, number: int | None = None) -> 
         raise NotFound(_("No such round."), "round_not_found")
     now = timezone.now()
     size, wtc = event.size, event.settings["draft"] == "wtc"
+    matches = list(round_.team_matches.select_related("first", "second", "round__tournament__team_event")
+                   .order_by("number"))
+    # The whole round's rosters and moves in two queries, whatever the number of matches.
+    members = members_of([team for match in matches for team in match.team_ids])
+    moves: dict[int, list[DraftMove]] = {match.pk: [] for match in matches}
+    for move in DraftMove.objects.filter(match__in=matches).order_by("match_id", "index"):
+        moves[move.match_id].append(move)
     rows = []
-    for match in (round_.team_matches.select_related("first", "second", "round__tournament__team_event")
-                  .order_by("number")):
+    for match in matches:
         row: dict[str, Any] = {
             "id": match.pk, "number": match.number, "tables": tables(match, size),
             "teams": [{"id": t.pk, "name": t.name} for t in (match.first, match.second) if t is not None],
             "phase": BYE if match.second_id is None else NO_DRAFT, "step": None, "deadline": None,
             "seconds_left": None, "overdue": False, "waiting_for": []}
         if match.second_id is not None and wtc:
-            draft = Draft(match)
+            draft = Draft(match, members, moves[match.pk])
             deadline = draft.deadline()
             row.update(phase=draft.state.phase, step=draft.state.step, deadline=_when(deadline),
                        seconds_left=None if deadline is None else int((deadline - now).total_seconds()),

@@ -19,35 +19,40 @@ from __future__ import annotations
 
 import copy
 
+from config.bulk_insert import insert_objects
 from events.audit import Actor
-from events.models import Game, Player, Round, Tournament
+from events.models import Game, Round, Tournament
 from events.pairing import Pairing
 from events.services import rounds as event_rounds
 from missions import services as missions
 from missions.models import Mission
 from missions.selection import roll_mission
-from teams.models import MatchGame, TeamMatch
+from teams.models import MatchGame, TeamMatch, TeamMember
 
 TABLE_MISSIONS = "table_missions"  # key of the round's pairing summary: {"<table>": {mission, rolls}}
 
 
-def _roster(team_id: int) -> list[int]:
-    return list(Player.objects.filter(team_member__team_id=team_id)
-                .order_by("team_member__position").values_list("pk", flat=True))
+def _rosters(team_ids: set[int]) -> dict[int, list[int]]:
+    """Each team's players in their order, in one query (not one per team)."""
+    rosters: dict[int, list[int]] = {team: [] for team in team_ids}
+    for team, player in (TeamMember.objects.filter(team_id__in=team_ids)
+                         .order_by("team_id", "position").values_list("team_id", "player_id")):
+        rosters[team].append(player)
+    return rosters
 
 
 def games_in_order(actor: Actor, tournament: Tournament, round_: Round, matches: list[TeamMatch]) -> None:
     """No draft: member i against member i on the match's tables, rolled as a round's games."""
     pairings, links, ids = [], [], []
+    rosters = _rosters({team for match in matches for team in match.team_ids})
     for match in matches:
-        first, second = _roster(match.first_id), _roster(match.second_id)
+        first, second = rosters[match.first_id], rosters[match.second_id]
         for i, pair in enumerate(zip(first, second, strict=True)):
             pairings.append(Pairing(match.first_table + i, pair))
             links.append(match)
             ids.extend(pair)
-    players = list(Player.objects.filter(pk__in=ids))
-    games = event_rounds.roll_and_create(actor, tournament, round_, pairings, players)
-    MatchGame.objects.bulk_create([MatchGame(match=m, game=g, role="") for m, g in zip(links, games, strict=True)])
+    games = event_rounds.roll_and_create(actor, tournament, round_, pairings, ids)
+    insert_objects(MatchGame, [MatchGame(match=m, game=g, role="") for m, g in zip(links, games, strict=True)])
 
 
 def missions_before_draft(actor: Actor, tournament: Tournament, round_: Round, tables: list[int]) -> None:
@@ -83,7 +88,7 @@ def seat_game(actor: Actor, match: TeamMatch, table: int, players: tuple[int, in
         game.round = round_
         if planned is not None:
             game.rolls = planned["rolls"] + game.rolls
-    event_rounds.flag_lists(tournament, [game], list(Player.objects.filter(pk__in=players)))
+    event_rounds.flag_lists(tournament, [game], players)
     game.save()
     MatchGame.objects.create(match=match, game=game, role=role)
     return game

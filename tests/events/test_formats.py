@@ -59,3 +59,17 @@ def test_bad_formats_and_settings_are_refused_and_nothing_stored(staff_client, r
     assert response.status_code == 400, response.content
     assert not Tournament.objects.filter(name="Refused").exists()
     assert not STORED
+
+
+def test_a_format_settings_field_class_is_built_once_per_registered_format(relay):
+    from events.serializers import TournamentSerializer, format_settings_field
+
+    relay_format = formats.get("relay")
+    first, second = format_settings_field(relay_format), format_settings_field(relay_format)
+    assert type(first) is type(second)  # not rebuilt for every serializer
+    assert first is not second  # each serializer binds a field of its own
+    assert type(first).__name__ == "RelaySettings"
+    assert type(TournamentSerializer().fields["relay"]) is type(first)
+    # The same name registered anew (another format) gets a class of its own.
+    formats.register(formats.EventFormat("relay", "relay", RelaySettings))
+    assert type(format_settings_field(formats.get("relay"))) is not type(first)

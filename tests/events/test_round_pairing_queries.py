@@ -79,3 +79,24 @@ def test_staff_read_a_batch_roll_by_roll_and_cannot_change_it(client, staff_user
     assert client.post(reverse("admin:missions_dicebatch_delete", args=[batch.pk]),
                        {"post": "yes"}).status_code == 403
     assert DiceBatch.objects.get().rolls == batch.rolls
+
+
+def test_a_round_answer_names_the_charts_of_its_list_flags_in_one_query(staff_user):
+    from armylists.models import Chart
+
+    event = build_event(staff_user, 6, lists=False, rounds=1, missions="per_table")
+    body = expect(pair(event.staff, event.slug), 201)
+    other = Chart.objects.exclude(slug="w40k4-standard").first()
+    kinds = [{"code": "list_missing", "role": None, "chart": "w40k4-standard"},
+             {"code": "list_invalid", "role": "attacker", "chart": "w40k4-standard"},
+             {"code": "list_missing", "role": "defender", "chart": other.slug}]
+    for game, kind in zip(Game.objects.order_by("table"), kinds, strict=True):
+        Game.objects.filter(pk=game.pk).update(
+            list_problems=[{**kind, "player": pid} for pid in game.player_ids])
+    with CaptureQueriesContext(connection) as queries:
+        shown = expect(get(event.staff, f"/tournaments/{event.slug}/rounds/1/"), 200)
+    charts = [q for q in queries.captured_queries if 'FROM "armylists_chart"' in q["sql"]]
+    assert len(charts) == 1  # not one per kind of flag
+    messages = [p["message"] for g in shown["games"] for p in g["list_problems"]]
+    assert len(messages) == 6 and all(str(other.name) in m for m in messages[4:])
+    assert len(body["games"]) == 3

@@ -13,10 +13,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection
 
 from armylists.models import ArmyList
 from events.models import AuditEntry, Game, PlayerList, Report, Round
+from tests.row_locks import row_held
 from tests.tournament_fixtures import (
     LEGAL_UNITS,
     build_event,
@@ -157,29 +158,14 @@ def test_a_confirmation_does_not_queue_on_the_round_row(staff_user):
     a, b = game["players"]
     expect(report(event.client(a), game["id"], a, {a: 500, b: 100}), 200)
     round_id = Round.objects.get(tournament__slug=event.slug).pk
-    held, release = threading.Event(), threading.Event()
-
-    def hold_the_round_row() -> None:
-        try:
-            with transaction.atomic():
-                Round.objects.select_for_update().get(pk=round_id)
-                held.set()
-                release.wait(timeout=30)
-        finally:
-            connection.close()
-
-    holder = threading.Thread(target=hold_the_round_row)
-    holder.start()
-    try:
-        assert held.wait(timeout=30)
+    with row_held(Round, round_id):
         with connection.cursor() as cursor:
             cursor.execute("SET lock_timeout = '3s'")  # a wait for the round row fails the test
-        answer = expect(confirm(client_for(event.users[b]), game["id"]), 200)
-    finally:
-        release.set()
-        holder.join(timeout=30)
-        with connection.cursor() as cursor:
-            cursor.execute("RESET lock_timeout")
+        try:
+            answer = expect(confirm(client_for(event.users[b]), game["id"]), 200)
+        finally:
+            with connection.cursor() as cursor:
+                cursor.execute("RESET lock_timeout")
     assert answer["status"] == "confirmed"
     assert Game.objects.get(pk=game["id"]).status == "confirmed"
     assert Round.objects.get(pk=round_id).status == "published"

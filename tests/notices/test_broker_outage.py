@@ -159,7 +159,7 @@ def test_the_sweep_command_sends_what_an_outage_left_in_the_embedded_mode(
     age(QueuedNotice.objects.all(), field="created_at")
     out = io.StringIO()
     call_command("sweep_queue", stdout=out)
-    assert "league.sweep_notices: 1 queued" in out.getvalue()
+    assert "league.sweep_notices: 1\n" in out.getvalue()
     (message,) = mailoutbox
     assert message.to == ["bob@example.org"]
     assert not QueuedNotice.objects.exists()

@@ -98,11 +98,24 @@ def _games(round_: Round | None) -> list[Game]:
                 .order_by(F("table").asc(nulls_last=True), "pk"))
 
 
-def _find_rows(games: list[Game]) -> list[dict[str, Any]]:
-    """Every paired player by name, with their table (None: a bye)."""
+def _find_rows(games: list[Game], blocks: table_blocks.RoundBlocks | None = None) -> list[dict[str, Any]]:
+    """Every paired player by name, with their table (None: a bye); in blocks, each player of
+    the blocks' sides too, with their side and, before their table is fixed, their block's place."""
     rows = [{"name": p.name, "table": g.table, "pk": p.pk}
             for g in games for p in (g.player_a, g.player_b) if p is not None]
+    if blocks is not None:
+        rows = _block_rows(rows, blocks)
     return sorted(rows, key=lambda r: (name_key(r["name"]), r["name"], r["pk"]))
+
+
+def _block_rows(rows: list[dict[str, Any]], blocks: table_blocks.RoundBlocks) -> list[dict[str, Any]]:
+    # A team's players look for their names while its draft still runs: they walk to the
+    # match's tables ("place") before they know their own.
+    seated = {row["pk"] for row in rows}
+    sides = {p.pk: b.sides[p.side] for b in blocks.blocks for p in b.players}
+    waiting = [{"name": p.name, "table": None, "pk": p.pk, "side": b.sides[p.side],
+                "place": b.place} for b in blocks.blocks for p in b.players if p.pk not in seated]
+    return [{**row, "side": sides.get(row["pk"], "")} for row in rows] + waiting
 
 
 def scenario_title(round_: Round | None) -> str:
@@ -127,7 +140,7 @@ def projector_context(event: Tournament) -> dict[str, Any]:
         "blocks": blocks, "grouped": blocks.group(games, lambda g: g.table) if blocks else (),
         "tables": [g for g in games if not g.is_bye],
         "byes": [g for g in games if g.is_bye],
-        "find": _find_rows(games),
+        "find": _find_rows(games, blocks),
         "standings": [{"rank": row.rank, "name": player.name, "points": row.points,
                        "faction": factions.label(player.faction, by_key)}
                       for row, player in ranked],
