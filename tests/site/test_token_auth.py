@@ -38,7 +38,7 @@ def test_a_token_signs_its_account_in_with_one_query():
 
 @pytest.mark.parametrize(("language", "invalid", "inactive"), [
     ("en", "Invalid token.", "User inactive or deleted."),
-    ("fr", "Token non valide.", "Utilisateur inactif ou supprimé."),
+    ("fr", "Jeton non valide.", "Utilisateur inactif ou supprimé."),
 ])
 def test_unknown_and_inactive_tokens_get_drf_refusals_in_the_reader_language(language, invalid, inactive):
     user = get_user_model().objects.create_user("gone", is_active=False)
