@@ -81,15 +81,18 @@ def split(parts: Sequence[Part], row: Sequence[Any], using: str = "default") -> 
 
 
 @cache
-def _insert_sql(model: type[Model], vendor: str, returning: bool) -> tuple[str, tuple[Any, ...]]:
-    connection = connections["default"]
+def _insert_sql(model: type[Model], using: str) -> tuple[str, tuple[Any, ...], bool]:
+    """The INSERT of a new row of ``model`` on database ``using``, its fields, and whether the
+    statement returns the primary key."""
+    connection = connections[using]
     quote = connection.ops.quote_name
     fields = tuple(f for f in model._meta.concrete_fields if f is not model._meta.pk)
+    returning = connection.features.can_return_columns_from_insert
     sql = (f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(f.column) for f in fields)})"
            f" VALUES ({', '.join(['%s'] * len(fields))})")
     if returning:
         sql += f" RETURNING {quote(model._meta.pk.column)}"
-    return sql, fields
+    return sql, fields, returning
 
 
 def insert(instance: Model, using: str = "default") -> Model:
@@ -97,8 +100,7 @@ def insert(instance: Model, using: str = "default") -> Model:
     stores (defaults, ``auto_now_add``, foreign keys of saved objects, the fields' own
     preparation), with no ``pre_save``/``post_save`` signal: for models nobody listens to."""
     connection = connections[using]
-    returning = connection.features.can_return_columns_from_insert
-    sql, fields = _insert_sql(type(instance), connection.vendor, returning)
+    sql, fields, returning = _insert_sql(type(instance), using)
     instance._prepare_related_fields_for_save(operation_name="save")
     values = [f.get_db_prep_save(f.pre_save(instance, add=True), connection) for f in fields]
     with connection.cursor() as cursor:

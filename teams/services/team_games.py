@@ -27,26 +27,18 @@ from events.services import rounds as event_rounds
 from missions import services as missions
 from missions.models import Mission
 from missions.selection import roll_mission
-from teams.models import MatchGame, TeamMatch, TeamMember
+from teams.models import MatchGame, TeamMatch
+from teams.services.draft_reads import members_of
 
 TABLE_MISSIONS = "table_missions"  # key of the round's pairing summary: {"<table>": {mission, rolls}}
-
-
-def _rosters(team_ids: set[int]) -> dict[int, list[int]]:
-    """Each team's players in their order, in one query (not one per team)."""
-    rosters: dict[int, list[int]] = {team: [] for team in team_ids}
-    for team, player in (TeamMember.objects.filter(team_id__in=team_ids)
-                         .order_by("team_id", "position").values_list("team_id", "player_id")):
-        rosters[team].append(player)
-    return rosters
 
 
 def games_in_order(actor: Actor, tournament: Tournament, round_: Round, matches: list[TeamMatch]) -> None:
     """No draft: member i against member i on the match's tables, rolled as a round's games."""
     pairings, links, ids = [], [], []
-    rosters = _rosters({team for match in matches for team in match.team_ids})
+    rosters = members_of(sorted({team for match in matches for team in match.team_ids}))
     for match in matches:
-        first, second = rosters[match.first_id], rosters[match.second_id]
+        first, second = ([player for player, _user in rosters[team]] for team in (match.first_id, match.second_id))
         for i, pair in enumerate(zip(first, second, strict=True)):
             pairings.append(Pairing(match.first_table + i, pair))
             links.append(match)
