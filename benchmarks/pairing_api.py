@@ -40,7 +40,7 @@ PARTS = (
     ("inserts", "missions.services._store_batch"),
     ("inserts", "events.services.rounds.insert_objects"),
     ("commit", "django.db.backends.base.base.BaseDatabaseWrapper.commit"),
-    ("answer", "events.api.round_response"),
+    ("answer", "events.api.rounds.round_response"),
     ("notices", "notices.services.send"),
 )
 # Without a broker the event page's sections are built as the response closes, once a server

@@ -25,6 +25,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests import nginx_proxy  # noqa: E402 (the proxy as the served tests write it)
+
 PYTHON = sys.executable
 POSTGRES = "postgres://postgres@127.0.0.1:5432"
 REDIS = "redis://127.0.0.1:6379"
@@ -162,7 +167,8 @@ def database_backends(name: str) -> list[int]:
 
 
 class Server:
-    """gunicorn serving ``config.wsgi`` on a free loopback port, as a context manager."""
+    """gunicorn serving ``config.wsgi`` on a free loopback port with deploy/gunicorn.conf.py (the
+    settings a web node runs with: its access log included), as a context manager."""
 
     def __init__(self, env: Mapping[str, str], workers: int = 2, ready_path: str = "/",
                  extra_args: Sequence[str] = ()):
@@ -174,7 +180,8 @@ class Server:
 
     def start(self, timeout: float = 60) -> Server:
         self.process = subprocess.Popen(
-            [PYTHON, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{self.port}",
+            [PYTHON, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "config.wsgi",
+             "--bind", f"127.0.0.1:{self.port}",
              "--workers", str(self.workers), "--log-level", "warning", *self.extra_args],
             cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
@@ -229,20 +236,9 @@ class Nginx:
         self.process: subprocess.Popen | None = None
 
     def start(self, timeout: float = 20) -> Nginx:
-        user = "user root;\n" if os.geteuid() == 0 else ""
-        temp = "".join(f"  {kind}_temp_path {self.folder}/{kind};\n"
-                       for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
-        (self.folder / "nginx.conf").write_text(
-            f"{user}worker_processes 1;\ndaemon off;\npid {self.folder}/nginx.pid;\n"
-            f"error_log {self.folder}/error.log warn;\nevents {{ worker_connections 1024; }}\n"
-            f"http {{\n  access_log off;\n{temp}"
-            f"  upstream muster {{ server 127.0.0.1:{self.upstream}; }}\n"
-            f"  server {{\n    listen 127.0.0.1:{self.port};\n    location / {{\n"
-            "      proxy_pass http://muster;\n      proxy_set_header Host $http_host;\n"
-            "      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;\n    }\n  }\n}\n")
+        nginx_proxy.write_conf(self.folder, self.port, [self.upstream])
         self.process = subprocess.Popen(
-            [os.environ.get("NGINX", "/usr/sbin/nginx"), "-c", str(self.folder / "nginx.conf"),
-             "-p", str(self.folder), "-e", str(self.folder / "error.log")],
+            nginx_proxy.command(self.folder),
             stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -16,8 +16,11 @@ report's outcome (two players who disagree on losses dispute). Pairing such an e
 Services (``services/``), which the API (``api/``), the player's page (``views.py``) and the
 organiser's cockpit (``admin/``) all call:
 
-- ``campaign.py``: creation, sides, armies, majors, planet, placement and the start; the campaign
-  row lock (``locked``) that every change takes first, and the audit entry on its tournament;
+- ``campaign.py``: what the other services share (settings, sides and who acts for them, turns,
+  the engine's view of the campaign, the score) and the campaign row lock (``locked``) that
+  every change takes first;
+- ``setup.py`` (creation, sides, armies, majors, planet) and ``placement.py`` (placement and the
+  start), each step with its audit entry on the campaign's tournament;
 - ``reads.py``: the public campaign, the score, a side's own army, and the map under hidden
   information;
 - ``turns.py`` (phase initiative, orders checked by the engine as they arrive, the close),
@@ -47,7 +50,8 @@ side's player enters their army, picks their majors and places their detachments
 their detachments and what the enemy knows of them, the allowances left, order forms built only
 from candidate orders the engine accepts (``choices.py``), battles, reports, choices, the ledger
 and the turn reports. Visitors see only the sides, score, turn and phase. A battle's game page
-leads to that battle on the campaign page. The cockpit (``admin/cockpit.py``, ``admin/air.py``,
+leads to that battle on the campaign page. The cockpit (``admin/cockpit.py``, its buttons in
+``admin/cockpit_actions.py`` and what it shows in ``admin/cockpit_context.py``, ``admin/air.py``,
 ``admin/forms.py``) has the set-up checklist, the phase stepper, the full map, this turn's
 orders with refusal and forced acceptance, the battles, the ledger and the turn pack button.
 

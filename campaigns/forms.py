@@ -1,6 +1,7 @@
 """The set-up forms of an Epic 40,000 campaign's player page (campaigns/views.py): the
 army's detachment rows, the two majors, one placement. They only shape input; the campaign
-services decide (campaigns/services/campaign.py ``set_army``, ``set_majors``, ``place``)."""
+services decide (campaigns/services/setup.py ``set_army``, ``set_majors``; services/placement.py
+``place``)."""
 from __future__ import annotations
 
 import re
@@ -14,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from campaigns.engine.army import GROUND, KINDS, UNIT_TAGS, WAR_ENGINE, DetachmentSpec, Unit
 from campaigns.serializers import MAX_UNITS, POINTS
 from campaigns.words import KINDS as KIND_WORDS
-from events.forms import GrowableFormSet, RowForm
+from events.forms.rows import GrowableFormSet, RowForm
 
 ARMY_PREFIX = "army"
 MAX_DETACHMENTS = 500  # as the API's army body (campaigns/state_serializers.py)

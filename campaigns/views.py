@@ -6,8 +6,9 @@ army, majors and placements (campaigns/pages/setup.py, campaigns/forms.py).
 Every form posts ``action`` to this page and goes through the services the API calls: orders
 through ``campaign_turns.declare_order``, reports through ``results.report``/``confirm``/
 ``dispute`` (the battle's league game), choices through ``campaign_battles.make_choices``, set-up
-through ``campaigns.set_army``/``set_majors``/``place``. A refusal is shown on the page in the
-engine's words (``attempt``), a refused set-up form as it was typed; a success redirects."""
+through ``campaign_setup.set_army``/``set_majors`` and ``campaign_placement.place``. A refusal
+is shown on the page in the engine's words (``attempt``), a refused set-up form as it was typed;
+a success redirects."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -24,8 +25,9 @@ from campaigns.models import Campaign, CampaignBattle, CampaignOrder
 from campaigns.pages.campaign import page_context
 from campaigns.pages.setup import Typed, major_choices, placement_choices
 from campaigns.services import battles as campaign_battles
-from campaigns.services import campaign as campaigns
 from campaigns.services import declarations as campaign_declarations
+from campaigns.services import placement as campaign_placement
+from campaigns.services import setup as campaign_setup
 from campaigns.services import surrender as campaign_surrender
 from campaigns.services import turns as campaign_turns
 from campaigns.services.campaign import settings_of, side_of_actor, state_of
@@ -203,7 +205,7 @@ def _army(request, actor: Actor, found: Campaign) -> bool | Typed:
         return Typed(army=rows)
     stored = dict(side.detachments.values_list("name", "units"))
     specs = [with_stored_details(spec, stored.get(spec.name, ())) for spec in rows.specs()]
-    answer = attempt(request, lambda: campaigns.set_army(actor, found, side.side, specs))
+    answer = attempt(request, lambda: campaign_setup.set_army(actor, found, side.side, specs))
     if answer is None:  # frozen: the service's words
         return False
     report, saved = answer
@@ -226,7 +228,7 @@ def _majors(request, actor: Actor, found: Campaign) -> bool | Typed:
     if not form.is_valid():
         return Typed(majors=form)
     chosen = form.cleaned_data["majors"]
-    if attempt(request, lambda: campaigns.set_majors(actor, found, side.side, chosen)) is None:
+    if attempt(request, lambda: campaign_setup.set_majors(actor, found, side.side, chosen)) is None:
         return Typed(majors=form)
     messages.success(request, _("Your majors: %(codes)s.") % {"codes": ", ".join(chosen)})
     return True
@@ -242,8 +244,8 @@ def _place(request, actor: Actor, found: Campaign) -> bool | Typed:
     if not form.is_valid():
         return Typed(placement=form)
     name, code = form.cleaned_data["detachment"], form.cleaned_data["territory"]
-    placed = attempt(request, lambda: (campaigns.place(actor, found, detachment=name,
-                                                       territory=code, side=side.side),))
+    placed = attempt(request, lambda: (campaign_placement.place(actor, found, detachment=name,
+                                                                territory=code, side=side.side),))
     if placed is None:
         return Typed(placement=form)
     following = placed[0]

@@ -6,8 +6,12 @@ from accounts import services as accounts
 from armylists import api as armylists_api
 from armylists import systems_api
 from config.api_root import ApiRootView
-from events import api as league_api
 from events import rolls_api
+from events.api import games as game_api
+from events.api import players as player_api
+from events.api import rounds as round_api
+from events.api import standings as standings_api
+from events.api import tournaments as tournament_api
 from missions import api as missions_api
 from systems.registry import game_systems
 from venue import clock_api
@@ -36,30 +40,30 @@ urlpatterns = [
     path("victory-points/", missions_api.VictoryPointsView.as_view(), name="api-victory-points"),
     # Each game system's stateless tools (/dynamics/, /whfb/, /urban-war/, /epic40k/...).
     *(path("", include(system.api_urls)) for system in game_systems() if system.api_urls),
-    path("tournaments/", league_api.TournamentListView.as_view(), name="api-tournaments"),
-    path("tournaments/<slug:slug>/", league_api.TournamentView.as_view(), name="api-tournament"),
-    path("tournaments/<slug:slug>/status/", league_api.TournamentStatusView.as_view(), name="api-tournament-status"),
-    path("tournaments/<slug:slug>/publish-lists/", league_api.PublishListsView.as_view(), name="api-publish-lists"),
-    path("tournaments/<slug:slug>/players/", league_api.PlayersView.as_view(), name="api-players"),
-    path("tournaments/<slug:slug>/players/<int:pk>/", league_api.PlayerView.as_view(), name="api-player"),
-    path("tournaments/<slug:slug>/players/<int:pk>/list/", league_api.PlayerListView.as_view(), name="api-player-list"),
-    path("tournaments/<slug:slug>/players/<int:pk>/list/unlock/", league_api.UnlockListView.as_view(),
+    path("tournaments/", tournament_api.TournamentListView.as_view(), name="api-tournaments"),
+    path("tournaments/<slug:slug>/", tournament_api.TournamentView.as_view(), name="api-tournament"),
+    path("tournaments/<slug:slug>/status/", tournament_api.TournamentStatusView.as_view(), name="api-tournament-status"),
+    path("tournaments/<slug:slug>/publish-lists/", tournament_api.PublishListsView.as_view(), name="api-publish-lists"),
+    path("tournaments/<slug:slug>/players/", player_api.PlayersView.as_view(), name="api-players"),
+    path("tournaments/<slug:slug>/players/<int:pk>/", player_api.PlayerView.as_view(), name="api-player"),
+    path("tournaments/<slug:slug>/players/<int:pk>/list/", player_api.PlayerListView.as_view(), name="api-player-list"),
+    path("tournaments/<slug:slug>/players/<int:pk>/list/unlock/", player_api.UnlockListView.as_view(),
          name="api-unlock-list"),
-    path("tournaments/<slug:slug>/rounds/", league_api.RoundsView.as_view(), name="api-rounds"),
-    path("tournaments/<slug:slug>/rounds/<int:number>/", league_api.RoundView.as_view(), name="api-round"),
-    path("tournaments/<slug:slug>/rounds/<int:number>/publish/", league_api.PublishRoundView.as_view(),
+    path("tournaments/<slug:slug>/rounds/", round_api.RoundsView.as_view(), name="api-rounds"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/", round_api.RoundView.as_view(), name="api-round"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/publish/", round_api.PublishRoundView.as_view(),
          name="api-round-publish"),
-    path("tournaments/<slug:slug>/rounds/<int:number>/repair/", league_api.RepairRoundView.as_view(),
+    path("tournaments/<slug:slug>/rounds/<int:number>/repair/", round_api.RepairRoundView.as_view(),
          name="api-round-repair"),
     path("tournaments/<slug:slug>/rounds/<int:number>/clock/", clock_api.RoundClockView.as_view(),
          name="api-round-clock"),
-    path("tournaments/<slug:slug>/standings/", league_api.StandingsView.as_view(), name="api-standings"),
+    path("tournaments/<slug:slug>/standings/", standings_api.StandingsView.as_view(), name="api-standings"),
     path("", include("leagues.api_urls")),  # weeks, league games, byes, league standings
     path("", include("teams.urls")),  # teams, team matches, drafts, team standings
-    path("games/<int:pk>/", league_api.GameView.as_view(), name="api-game"),
-    path("games/<int:pk>/report/", league_api.ReportView.as_view(), name="api-game-report"),
-    path("games/<int:pk>/confirm/", league_api.ConfirmView.as_view(), name="api-game-confirm"),
-    path("games/<int:pk>/dispute/", league_api.DisputeView.as_view(), name="api-game-dispute"),
+    path("games/<int:pk>/", game_api.GameView.as_view(), name="api-game"),
+    path("games/<int:pk>/report/", game_api.ReportView.as_view(), name="api-game-report"),
+    path("games/<int:pk>/confirm/", game_api.ConfirmView.as_view(), name="api-game-confirm"),
+    path("games/<int:pk>/dispute/", game_api.DisputeView.as_view(), name="api-game-dispute"),
     path("games/<int:pk>/rolls/", rolls_api.GameRollsView.as_view(), name="api-game-rolls"),
     path("campaigns/", include("campaigns.api.state")),
     path("campaigns/", include("campaigns.api.air")),

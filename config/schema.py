@@ -57,7 +57,7 @@ OPEN_VIEWS = frozenset({
 # Reads of the events' public pages (a draft or a hidden game is a 404, never a 401 or 403).
 PUBLIC_READ_MODULES = ("events.api",)
 # ...except the reads that check who asks (lists before they are published).
-CHECKED_READS = frozenset({"events.api.PlayerListView"})
+CHECKED_READS = frozenset({"events.api.players.PlayerListView"})
 
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 

@@ -102,25 +102,29 @@ def demo_campaign(accounts: Sequence[Any] = ()) -> Any:
     """The seed's example campaign between the first two demo players, started at turn 1."""
     from campaigns.engine.army import DetachmentSpec
     from campaigns.models import Campaign
-    from campaigns.services import campaign as campaigns
+    from campaigns.services import placement as campaign_placement
+    from campaigns.services import setup as campaign_setup
     from campaigns.state_serializers import SettingsSerializer
     from events.systems import normalised
 
     existing = Campaign.objects.filter(name=CAMPAIGN_NAME).first()
     if existing is not None:
         return existing
-    campaign = campaigns.create_campaign(SYSTEM, name=CAMPAIGN_NAME, seed=1,
-                                         settings=normalised(SettingsSerializer, {}))
+    campaign = campaign_setup.create_campaign(SYSTEM, name=CAMPAIGN_NAME, seed=1,
+                                              settings=normalised(SettingsSerializer, {}))
     placements = {}
     for index, (side, name, army, faction, value, majors, detachments) in enumerate(CAMPAIGN_SIDES):
         account = accounts[index] if index < len(accounts) else None
-        campaigns.add_side(SYSTEM, campaign, side=side, name=name, army_name=army, faction=faction,
-                           strategic_value=value, username=account.get_username() if account else None)
-        campaigns.set_army(SYSTEM, campaign, side, [DetachmentSpec(d[0], d[1], d[2], d[3]) for d in detachments])
-        campaigns.set_majors(SYSTEM, campaign, side, majors)
+        campaign_setup.add_side(SYSTEM, campaign, side=side, name=name, army_name=army,
+                                faction=faction, strategic_value=value,
+                                username=account.get_username() if account else None)
+        campaign_setup.set_army(SYSTEM, campaign, side,
+                                [DetachmentSpec(d[0], d[1], d[2], d[3]) for d in detachments])
+        campaign_setup.set_majors(SYSTEM, campaign, side, majors)
         placements[side] = [(d[0], d[4]) for d in detachments]
     side: str | None = "east"  # R11: the lower strategic value places first, then they alternate
     while side is not None:
         detachment, territory = placements[side].pop(0)
-        side = campaigns.place(SYSTEM, campaign, detachment=detachment, territory=territory, side=side)
-    return campaigns.start(SYSTEM, campaign)
+        side = campaign_placement.place(SYSTEM, campaign, detachment=detachment,
+                                        territory=territory, side=side)
+    return campaign_placement.start(SYSTEM, campaign)

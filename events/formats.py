@@ -33,10 +33,10 @@ class EventFormat:
     # Who is paired in round n (events/services/rounds.pair_next): the active players, less
     # those the format leaves out that round; may refuse (a Refusal) a format that pairs none.
     pairing_players: Callable[[Tournament, int, list], list] | None = None
-    # GET/PUT .../players/{id}/list/ (events/api.py PlayerListView): the format's own answer
+    # GET/PUT .../players/{id}/list/ (events/api/players.py PlayerListView): the format's own answer
     # (e.g. ``?week=n``), or None to let the event's list view answer.
     player_list: Callable[[Any, Tournament, Any], Any] | None = None
-    # POST .../rounds/ (events/api.py RoundsView): a format that pairs something other than
+    # POST .../rounds/ (events/api/rounds.py RoundsView): a format that pairs something other than
     # players (team matches) pairs the round itself and gives the 201 answer's body.
     pair_round: Callable[[Actor, Tournament], dict] | None = None
     # A player's result report (events/services/results.report, not staff's): the format may

@@ -13,7 +13,7 @@ from armylists.serializers import MAX_UNITS
 from config.i18n import current_language
 from config.typography import elide
 from events.errors import Invalid
-from events.forms import GrowableFormSet
+from events.forms.rows import GrowableFormSet
 from events.models import Game, Player
 from events.services import results
 from missions import objectives, victory

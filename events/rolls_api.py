@@ -7,7 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api_errors import validated
-from events.api import ANSWER, actor_of, game_for, require_signed_in
+from events.api.common import ANSWER, actor_of, game_for, require_signed_in
 from events.rolls_serializers import TableRollBodySerializer, roll_data, roll_request
 from events.services import results, table_rolls
 

@@ -14,7 +14,7 @@ from armylists.roster import RosterUnreadable
 from armylists.serializers import ArmyListSerializer
 from config.api_errors import validated
 from events import serializers as s
-from events.api import actor_of, get_tournament, require_signed_in
+from events.api.common import actor_of, get_tournament, require_signed_in
 from events.errors import Forbidden, Invalid, NotFound
 from events.models import Player, Tournament
 from events.services import lists

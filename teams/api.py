@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api_errors import validated
-from events.api import actor_of, get_tournament, require_signed_in
+from events.api.common import actor_of, get_tournament, require_signed_in
 from teams import serializers as s
 from teams.services import drafts, exports, monitor, registration
 from teams.services import matches as match_service

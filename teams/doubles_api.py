@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 from armylists.api import ReadList, _report_response, _roster_error
 from armylists.roster import RosterUnreadable
 from config.api_errors import validated
-from events.api import actor_of, get_tournament, require_signed_in
+from events.api.common import actor_of, get_tournament, require_signed_in
 from events.serializers import PlayerListBodySerializer
 from teams import serializers as s
 from teams.services import doubles

@@ -11,11 +11,12 @@ from django.views.decorators.cache import never_cache
 
 from config.refusals import Refusal
 from events.audit import Actor
+from events.models import Player
 from events.views.common import visible_tournament
 from teams.models import TeamMatch
 from teams.services import drafts, monitor
 from teams.services.events import team_event
-from teams.services.matches import get_match, match_data, team_standings
+from teams.services.matches import match_data, team_standings
 
 POLL_MILLISECONDS = 2000
 
@@ -24,19 +25,19 @@ POLL_MILLISECONDS = 2000
 def draft_page(request, pk: int):
     actor = Actor.of(request)
     try:
-        match = get_match(pk, staff=actor.is_staff)
-        state = drafts.read(actor, pk)
+        draft = drafts.current(actor, pk)
     except Refusal as exc:
         raise Http404(str(exc)) from exc
+    match = draft.match
     teams = [match.first, match.second]
-    members = {m.player_id: m.player.name for team in teams
-               for m in team.members.select_related("player")}
-    own = drafts.captain_team(actor, match)
+    players = [player for team in match.team_ids for player, _user in draft.members[team]]
+    names = dict(Player.objects.filter(pk__in=players).values_list("pk", "name"))
+    own = draft.team_of_user(actor.user_id, captain=True)
     return render(request, "teams/draft.html", {
         "match": match, "teams": teams, "own": own, "poll": POLL_MILLISECONDS,
         "page_data": {"match": match.pk, "own": own, "staff": actor.is_staff, "poll": POLL_MILLISECONDS,
-                      "names": {str(k): v for k, v in members.items()},
-                      "teams": {str(t.pk): t.name for t in teams}, "state": state},
+                      "names": {str(k): v for k, v in names.items()},
+                      "teams": {str(t.pk): t.name for t in teams}, "state": drafts.draft_data(draft, actor)},
     })
 
 

@@ -20,6 +20,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.core.signals import setting_changed
 from django.db import connection
+from django.utils import translation
+from whitenoise.middleware import WhiteNoiseMiddleware
 
 from config.celery import app as celery_app
 from events.audit import Actor
@@ -105,9 +107,28 @@ def _cheap_password_hasher() -> None:
                          value=settings.PASSWORD_HASHERS, enter=True)
 
 
+def _static_files_listed_once() -> None:
+    """WhiteNoise lists and stats every static file its finders know (the admin's, Swagger's...)
+    each time its middleware is made: once per gunicorn worker, but once per test client here,
+    since every new client loads the middleware again, which cost some 7 % of the suite. The
+    first listing is kept for the others; the files do not change while the tests run."""
+    listing = WhiteNoiseMiddleware.add_files_from_finders
+    listed: dict = {}
+
+    def add_files_from_finders(self) -> None:
+        if not listed:
+            listing(self)
+            listed.update(self.files)
+        else:
+            self.files.update(listed)
+
+    WhiteNoiseMiddleware.add_files_from_finders = add_files_from_finders
+
+
 _redis_per_worker()
 _live_server_per_worker()
 _cheap_password_hasher()
+_static_files_listed_once()
 
 
 def _flushes_the_reference_data(item) -> bool:
@@ -148,6 +169,16 @@ def _clean_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """Each test starts in the site's default language: a request's LocaleMiddleware (or a
+    French e-mail) leaves its language active in the thread, which made a later test that
+    reads a sentence outside a request see it in French, depending on the tests' order."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api_errors import validated
-from events.api import actor_of, get_tournament
+from events.api.common import actor_of, get_tournament
 from events.services import tournaments
 from printing.api import StaffOnly
 from venue.award_models import ScoreComponent, ScoreEntry

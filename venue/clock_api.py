@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api_errors import validated
-from events.api import actor_of, get_tournament, require_signed_in
+from events.api.common import actor_of, get_tournament, require_signed_in
 from events.services.tournaments import require_staff
 from venue.clock_words import clock_data
 from venue.services import clock

@@ -1,5 +1,6 @@
 """Forms of the campaign cockpit (campaigns/admin/cockpit.py). They only shape input: every rule
-is the services' (campaigns/services/campaign.py, services/turns.py, services/overrides.py)."""
+is the services' (campaigns/services/setup.py, services/placement.py, services/turns.py,
+services/overrides.py)."""
 from __future__ import annotations
 
 from collections.abc import Sequence

@@ -1,7 +1,7 @@
 """API: Epic 40,000 campaigns (api-v1-systems "Epic 40,000 campaigns", seed 001): set-up,
-placement, the turn cycle, battles and score. The services (campaigns/services/campaign.py,
-services/turns.py, services/battles.py) check who may act; the views read bodies and shape
-answers. Included under ``/api/v1/campaigns/`` by config/api_urls.py."""
+placement, the turn cycle, battles and score. The services (campaigns/services/setup.py,
+services/placement.py, services/turns.py, services/battles.py) check who may act; the views read
+bodies and shape answers. Included under ``/api/v1/campaigns/`` by config/api_urls.py."""
 from django.urls import path
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -17,7 +17,9 @@ from campaigns.services import campaign as campaigns
 from campaigns.services import declarations as campaign_declarations
 from campaigns.services import infiltrations as campaign_infiltrations
 from campaigns.services import order_numbers
+from campaigns.services import placement as campaign_placement
 from campaigns.services import reads as campaign_reads
+from campaigns.services import setup as campaign_setup
 from campaigns.services import surrender as campaign_surrender
 from campaigns.services import turns as campaign_turns
 from campaigns.state_serializers import (
@@ -87,8 +89,9 @@ class CampaignsView(APIView):
         campaigns.require_staff(actor)
         data = validated(CampaignCreateSerializer, request)
         settings = data.get("settings") or normalised(SettingsSerializer, {})
-        campaign = campaigns.create_campaign(actor, name=data["name"], settings=settings,
-                                             army_points=data["army_points"], seed=data.get("seed"))
+        campaign = campaign_setup.create_campaign(actor, name=data["name"], settings=settings,
+                                                  army_points=data["army_points"],
+                                                  seed=data.get("seed"))
         return Response(campaign_reads.campaign_view(campaign), status=status.HTTP_201_CREATED)
 
 
@@ -107,7 +110,7 @@ class SidesView(APIView):
         campaign = campaign_for(slug)
         campaigns.require_staff(actor)
         data = validated(CampaignSideSerializer, request)
-        row = campaigns.add_side(actor, campaign, **data)
+        row = campaign_setup.add_side(actor, campaign, **data)
         return Response(campaign_reads.side_view(row, 0), status=status.HTTP_201_CREATED)
 
 
@@ -124,10 +127,10 @@ class ArmyView(APIView):
     def put(self, request, slug: str, side: str):
         actor = signed_in(request)
         campaign = campaign_for(slug)
-        campaigns.check_side_access(actor, campaign, side)
+        campaign_setup.check_side_access(actor, campaign, side)
         data = validated(ArmyBodySerializer, request)
         specs = [detachment_spec(d) for d in data["detachments"]]
-        report, saved = campaigns.set_army(actor, campaign, side, specs)
+        report, saved = campaign_setup.set_army(actor, campaign, side, specs)
         return Response({"valid": report.valid, "total_points": report.total_points,
                          "errors": problems(report.errors), "warnings": problems(report.warnings),
                          "saved": saved})
@@ -138,9 +141,9 @@ class MajorsView(APIView):
     def put(self, request, slug: str, side: str):
         actor = signed_in(request)
         campaign = campaign_for(slug)
-        campaigns.check_side_access(actor, campaign, side)
+        campaign_setup.check_side_access(actor, campaign, side)
         majors = validated(MajorsSerializer, request)["majors"]
-        row = campaigns.set_majors(actor, campaign, side, majors)
+        row = campaign_setup.set_majors(actor, campaign, side, majors)
         return Response(campaign_reads.side_view(row, campaigns.scores_of(campaign)[side]))
 
 
@@ -154,8 +157,8 @@ class PlanetView(APIView):
         campaign = campaign_for(slug)
         campaigns.require_staff(actor)
         data = validated(PlanetBodySerializer, request)
-        answer = campaigns.set_planet(actor, campaign, planet=data.get("planet"),
-                                      dice=data.get("dice"))
+        answer = campaign_setup.set_planet(actor, campaign, planet=data.get("planet"),
+                                           dice=data.get("dice"))
         body = {"planet": answer.planet, "candidates": list(answer.candidates),
                 "rolls": list(answer.rolls)}
         if answer.unused_dice:
@@ -169,9 +172,9 @@ class PlacementsView(APIView):
         actor = signed_in(request)
         campaign = campaign_for(slug)
         data = validated(PlacementSerializer, request)
-        following = campaigns.place(actor, campaign, detachment=data["detachment"],
-                                    territory=data["territory"], side=data.get("side"),
-                                    dice=data.get("dice"))
+        following = campaign_placement.place(actor, campaign, detachment=data["detachment"],
+                                             territory=data["territory"], side=data.get("side"),
+                                             dice=data.get("dice"))
         return Response({"next": following})
 
 
@@ -179,7 +182,7 @@ class StartView(APIView):
     @extend_schema(request=None, responses=ANSWER)
     def post(self, request, slug: str):
         actor = signed_in(request)
-        campaign = campaigns.start(actor, campaign_for(slug))
+        campaign = campaign_placement.start(actor, campaign_for(slug))
         return Response(campaign_reads.campaign_view(campaign))
 
 

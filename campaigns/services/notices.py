@@ -41,6 +41,7 @@ from campaigns.rows import Reader, allowance_rows
 from campaigns.services import battles as campaign_battles
 from campaigns.services import campaign as campaigns
 from campaigns.services import declarations as campaign_declarations
+from campaigns.services import placement as campaign_placement
 from campaigns.words import RELOCATIONS, SCORE_KINDS, SIDES, VICTORY_REASONS, phase_name, word
 from events.models import Report
 from notices import letters as registry
@@ -227,10 +228,11 @@ def placement_letters(campaign_id: int, stamp: str) -> list[Letter]:
         return []
     rows = list(CampaignDetachment.objects.filter(side__campaign=campaign).select_related("side"))
     latest = max((r.placed_order for r in rows if r.placed_order is not None), default=None)
-    due = campaigns.next_placer(campaign, rows)
+    due = campaign_placement.next_placer(campaign, rows)
     if due is None or str(latest) != stamp:
         return []
-    left = [r.name for r in rows if r.side.side == due and campaigns._placeable(r) and not r.location]
+    left = [r.name for r in rows
+            if r.side.side == due and campaign_placement._placeable(r) and not r.location]
     sides = campaigns.sides_of(campaign)
 
     def compose(side: str) -> texts.Letter:

@@ -22,12 +22,12 @@ from campaigns.services.campaign import (
     SETTING_UP,
     control_of,
     current_turn,
-    next_placer,
     scores_of,
     settings_of,
     side_of_actor,
     sides_of,
 )
+from campaigns.services.placement import next_placer
 from events.audit import Actor
 from events.errors import Forbidden
 

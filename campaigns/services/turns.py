@@ -44,7 +44,6 @@ from campaigns.services.campaign import (
     acting_side,
     army_points_of,
     locked,
-    open_turn,
     refusal,
     require_status,
     scores_of,
@@ -56,6 +55,7 @@ from campaigns.services.campaign import (
 )
 from campaigns.services.dice import ENTERED, SERVER, throw
 from campaigns.services.infiltrations import before_next_phase
+from campaigns.services.placement import open_turn
 from events.audit import Actor, record
 from events.errors import Conflict, Invalid, NotFound
 from events.models import Round, Tournament

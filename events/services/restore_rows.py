@@ -5,37 +5,35 @@ Accounts come first (``backup_accounts``: found by username or created inactive)
 row, its foreign keys rebuilt from the document's own references and the ids inside its JSON
 fields rewritten to the new rows' ids (``events.event_refs``); the campaign's rows come from
 ``campaigns.services.restore``. The event keeps its seed, its dice streams and their counters,
-so dice rolled after the import continue the same sequences."""
+so dice rolled after the import continue the same sequences.
+
+The import's state and lookups are ``restore_state``'s; the players', lists' and games' rows are
+made by ``restore_play``."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
-from armylists.models import ArmyList, Chart, GameSystem
+from armylists.models import Chart, GameSystem
 from campaigns.models import Campaign
 from campaigns.services import restore as campaign_restore
-from campaigns.services.campaign import army_chart
+from campaigns.services.setup import army_chart
 from events import event_refs, formats
 from events.errors import Conflict, Invalid
-from events.models import AuditEntry, Game, Player, PlayerList, Report, Round, Tournament
+from events.models import AuditEntry, Tournament
 from events.services import backup_accounts
-from events.services.backup_rows import build, create_all, distinct_refs, lookup
-from events.services.table_rolls import stream_key
+from events.services.backup_rows import build, create_all, distinct_refs
+from events.services.restore_play import PlayRows
 from events.services.tournaments import free_slug
 from events.systems import NOT_FOR_EVENTS
-from missions.models import DiceRoll, DiceStream, Level, Mission
+from missions.models import Level
 from systems.registry import campaign_system
 from venue.award_models import ScoreComponent, ScoreEntry, ScoreVote
-from venue.checkin_codes import new_checkin_code
 from venue.checkin_models import VenueCheckIn
-from venue.clock_models import RoundClock
 
 COUNTED = ("players", "lists", "list_versions", "rounds", "games", "reports", "dice_rolls",
            "audit_entries", "round_clocks", "award_components", "award_entries", "award_votes",
@@ -50,63 +48,8 @@ class Restored:
     campaign: Campaign | None = None  # the campaign the event belongs to, if the document holds one
 
 
-class EventRestore:
-    """One import: the document, the rows made so far and the warnings to give back."""
-
-    def __init__(self, document: dict[str, Any], slug: str | None) -> None:
-        self.doc = document
-        # A campaign's document: ``slug`` is the campaign's, and its event's follows
-        # (``campaign-<slug>``, as a new campaign's); else the event's.
-        self.campaign: Mapping[str, Any] | None = document.get("campaign")
-        self.campaign_slug = (slug or self.campaign["slug"]) if self.campaign is not None else None
-        self.new_slug = slug
-        self.slug = slug or document["tournament"]["slug"]
-        self.warnings: list[str] = []
-        self.ids: dict[str, dict[int, int]] = {"player": {}, "game": {}, "report": {}, "army_list": {},
-                                               "component": {}, "order": {}, "battle": {},
-                                               "score_entry": {}}
-        self.rounds: dict[int, Round] = {}
-        self.accounts = backup_accounts.Accounts({})
-        self.counts: dict[str, int] = {}
-
-    # Lookups ----------------------------------------------------------------------------
-
-    def mapped(self, kind: str):
-        return lookup(self.ids[kind])
-
-    def refs(self) -> event_refs.Refs:
-        return event_refs.Refs(player=self.mapped("player"), game=self.mapped("game"),
-                               report=self.mapped("report"), army_list=self.mapped("army_list"),
-                               user=self.accounts.pk,
-                               component=self.mapped("component"), order=self.mapped("order"),
-                               battle=self.mapped("battle"),
-                               score_entry=self.mapped("score_entry"))
-
-    def account(self, name: str | None) -> Any:
-        """The account of this database ``name`` stands for (found or created first)."""
-        return self.accounts.get(name)
-
-    def player(self, ref: Any, *, required: bool = True) -> int | None:
-        if ref is None and not required:
-            return None
-        pk = self.mapped("player")(ref)
-        if pk is None:
-            raise event_refs.UnknownRef("player", ref)
-        return pk
-
-    def game(self, ref: Any) -> int:
-        pk = self.mapped("game")(ref)
-        if pk is None:
-            raise event_refs.UnknownRef("game", ref)
-        return pk
-
-    def round_of(self, number: Any) -> Round:
-        found = self.rounds.get(number)
-        if found is None:
-            raise event_refs.UnknownRef("round", number)
-        return found
-
-    # The steps ------------------------------------------------------------------------
+class EventRestore(PlayRows):
+    """One import, step by step (what it holds and its lookups: ``RestoreState``)."""
 
     def run(self) -> Restored:
         self.accounts = backup_accounts.provide(self.doc)
@@ -191,161 +134,6 @@ class EventRestore:
         if self.campaign is not None and not played_as_campaign:
             raise Invalid(_("The export is damaged: it holds a campaign for an event of %(system)s.")
                           % {"system": system.slug}, "backup_damaged")
-
-    def _stream(self, key: str, data: Mapping[str, Any]) -> DiceStream:
-        stream = DiceStream(key=key, seed=int(data["seed"]), next_sequence=int(data["next_sequence"]))
-        stream.clean_fields()
-        return self._save_streams([stream])[0]
-
-    def _save_streams(self, streams: list[DiceStream]) -> list[DiceStream]:
-        taken = list(DiceStream.objects.filter(key__in=[s.key for s in streams])
-                     .values_list("key", flat=True)[:5])
-        if taken:
-            raise Conflict(_("Dice streams %(keys)s are left over from deleted games and block the "
-                             "import.") % {"keys": ", ".join(taken)}, "dice_stream_taken")
-        DiceStream.objects.bulk_create(streams, batch_size=500)
-        return streams
-
-    def _rolls(self, streams: list[tuple[DiceStream, Mapping[str, Any]]]) -> None:
-        rolls = [build(DiceRoll, r, stream=stream, actor=self.account(r.get("actor")))
-                 for stream, data in streams for r in data["rolls"]]
-        create_all(DiceRoll, rolls)
-        self.counts["dice_rolls"] = self.counts.get("dice_rolls", 0) + len(rolls)
-
-    def _players(self, tournament: Tournament) -> None:
-        rows = self.doc["players"]
-        distinct_refs(rows)
-        players, holders = [], {}
-        for data in rows:
-            user = self.account(data.get("username"))
-            if user is not None and user.pk in holders:
-                raise Invalid(_("The export is damaged: two players share the account “%(username)s”.")
-                              % {"username": data["username"]}, "backup_damaged")
-            if user is not None:
-                holders[user.pk] = data["ref"]
-            players.append(build(Player, data, tournament=tournament, user=user,
-                                 checked_in_by=self.account(data.get("checked_in_by"))))
-        self._check_in_codes(players)
-        create_all(Player, players)
-        self.ids["player"] = {int(d["ref"]): p.pk for d, p in zip(rows, players, strict=True)}
-        self.counts["players"] = len(players)
-
-    def _check_in_codes(self, players: list[Player]) -> None:
-        """Players keep their check-in codes (the QR codes they were sent still work), unless a
-        code is already in use here (a copy of an event in its own database): then a new one."""
-        codes = [p.checkin_code for p in players]
-        taken = set(Player.objects.filter(checkin_code__in=codes).values_list("checkin_code",
-                                                                              flat=True))
-        seen: set[str] = set()
-        renewed = 0
-        for player in players:
-            if player.checkin_code in taken or player.checkin_code in seen:
-                player.checkin_code = new_checkin_code()
-                renewed += 1
-            seen.add(player.checkin_code)
-        if renewed:
-            self.warnings.append(ngettext(
-                "%(count)s player gets a new check-in code: this database already uses theirs.",
-                "%(count)s players get new check-in codes: this database already uses theirs.",
-                renewed) % {"count": renewed})
-
-    def _lists(self) -> None:
-        charts = {c.slug: c for c in Chart.objects.all()}
-        chains: list[tuple[int, Mapping[str, Any], list[ArmyList], list[Mapping[str, Any]]]] = []
-        for p in self.doc["players"]:
-            for lst in p["lists"]:
-                if not lst["versions"]:
-                    raise Invalid(_("The export is damaged: a list without any version."),
-                                  "backup_damaged")
-                built = []
-                for v in lst["versions"]:
-                    if v["chart"] not in charts:
-                        raise Invalid(_("This Muster has no chart or level “%(slug)s”.")
-                                      % {"slug": v["chart"]}, "backup_reference_missing")
-                    built.append(build(ArmyList, v, chart=charts[v["chart"]],
-                                       owner=self.account(v.get("owner"))))
-                chains.append((self.player(p["ref"]), lst, built, lst["versions"]))
-        versions = [v for _p, _l, built, _d in chains for v in built]
-        distinct_refs([d for *_rest, docs in chains for d in docs])
-        create_all(ArmyList, versions)
-        for _p, _l, built, _d in chains:
-            for older, newer in zip(built, built[1:], strict=False):
-                newer.supersedes = older
-        ArmyList.objects.bulk_update(versions, ["supersedes"], batch_size=500)
-        self.ids["army_list"] = {int(d["ref"]): v.pk for *_rest, built, docs in chains
-                                 for d, v in zip(docs, built, strict=True)}
-        heads = [build(PlayerList, {"updated_at": lst.get("updated_at"), "role": lst["role"] or ""},
-                       player_id=pid, army_list=built[-1]) for pid, lst, built, _d in chains]
-        create_all(PlayerList, heads)
-        self.counts.update(lists=len(heads), list_versions=len(versions))
-
-    def _rounds(self, tournament: Tournament) -> list[tuple[Game, Mapping[str, Any]]]:
-        """Rounds and their games; returns each game with its part of the document."""
-        rows = self.doc["rounds"]
-        missions = {m.slug: m for m in Mission.objects.all()}
-
-        def mission(slug: str | None) -> Mission | None:
-            if slug is not None and slug not in missions:
-                raise Invalid(_("This Muster has no mission “%(slug)s”.") % {"slug": slug},
-                              "backup_reference_missing")
-            return missions.get(slug) if slug else None
-
-        rounds = [build(Round, r, tournament=tournament, mission=mission(r.get("mission")))
-                  for r in rows]
-        create_all(Round, rounds)
-        self.rounds = {r.number: r for r in rounds}
-        clocks = [build(RoundClock, r["clock"], round=round_)
-                  for round_, r in zip(rounds, rows, strict=True) if r.get("clock")]
-        create_all(RoundClock, clocks)
-        self.counts["round_clocks"] = len(clocks)
-        docs = [(round_, g) for round_, r in zip(rounds, rows, strict=True) for g in r["games"]]
-        distinct_refs([g for _r, g in docs])
-        refs = self.refs()
-        games = [self._game(round_, g, mission(g.get("mission")), refs) for round_, g in docs]
-        create_all(Game, games)
-        self.ids["game"] = {int(g["ref"]): game.pk for (_r, g), game in zip(docs, games, strict=True)}
-        self.counts.update(rounds=len(rounds), games=len(games))
-        return [(game, g) for game, (_r, g) in zip(games, docs, strict=True)]
-
-    def _reports(self, games: list[tuple[Game, Mapping[str, Any]]]) -> None:
-        docs = [(game, rep) for game, g in games for rep in g["reports"]]
-        distinct_refs([rep for _g, rep in docs])
-        refs = self.refs()
-        reports = [build(Report, {**rep, **event_refs.report_fields(refs, rep)}, game=game,
-                         by_player_id=self.player(rep.get("by_player"), required=False),
-                         winner_id=self.player(rep.get("winner"), required=False),
-                         reporter=self.account(rep.get("reporter")),
-                         confirmed_by=self.account(rep.get("confirmed_by")))
-                   for game, rep in docs]
-        create_all(Report, reports)
-        self.ids["report"] = {int(rep["ref"]): r.pk for (_g, rep), r in zip(docs, reports, strict=True)}
-        self.counts["reports"] = len(reports)
-
-    def _table_dice(self, games: list[tuple[Game, Mapping[str, Any]]]) -> None:
-        """Each table's own stream (``game:<new id>``) with the seed and counter it had."""
-        tables = [(DiceStream(key=stream_key(game.pk), seed=int(g["dice"]["seed"]),
-                              next_sequence=int(g["dice"]["next_sequence"])), g["dice"])
-                  for game, g in games if g.get("dice")]
-        for stream, _data in tables:
-            stream.clean_fields()
-        self._save_streams([s for s, _d in tables])
-        self._rolls(tables)
-
-    def _game(self, round_: Round, data: Mapping[str, Any], mission: Mission | None,
-              refs: event_refs.Refs) -> Game:
-        players = list(data["players"])
-        if len(players) not in (1, 2):
-            raise Invalid(_("The export is damaged: a game without one or two players."),
-                          "backup_damaged")
-        if self.doc.get("version") == 2:
-            # Version 2 wrote this outcome with the old database's ids: it is the confirmed
-            # report's outcome, which the document holds as references.
-            confirmed = [r for r in data.get("reports", []) if r.get("status") == "confirmed"]
-            data = {**data, "outcome": confirmed[0].get("outcome", {}) if confirmed else {}}
-        return build(Game, {**data, **event_refs.game_fields(refs, data)}, round=round_,
-                     mission=mission, player_a_id=self.player(players[0]),
-                     player_b_id=self.player(players[1]) if len(players) == 2 else None,
-                     winner_id=self.player(data.get("winner"), required=False))
 
     def _format_rows(self, tournament: Tournament) -> dict[str, int]:
         """The event format's own rows (``format_rows``), restored by the format."""

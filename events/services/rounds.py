@@ -212,6 +212,10 @@ def roll_game(roller: Roller, tournament: Tournament, round_: Round, pairing_: p
     """One game (unsaved) as a paired round's games are rolled: its mission is ``round_.mission``
     when set, else rolled from ``roller``; then its pre-game rolls. For games made one by one
     (a team draft seats its games as it goes)."""
+    if round_.mission is not None:  # nothing to roll: the one mission's rules are enough
+        mission = round_.mission
+        return _game(roller, tournament, round_, pairing_, {mission.slug: mission},
+                     {mission.slug: missions.mission_spec(mission)}, [], [])
     by_slug = {m.slug: m for m in Mission.objects.all()}
     specs = {slug: missions.mission_spec(m) for slug, m in by_slug.items()}
     standard, special = missions.mission_table(by_slug.values())

@@ -20,7 +20,7 @@ from armylists.models import ArmyList, Chart
 from armylists.roster import RosterUnreadable
 from events.audit import Actor
 from events.errors import Invalid, NotFound
-from events.forms import PasteForm, UnitFormSet, UploadForm
+from events.forms.lists import PasteForm, UnitFormSet, UploadForm
 from events.models import Player, Tournament
 from events.services import lists, tournaments
 from events.views import system_lists

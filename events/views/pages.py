@@ -19,7 +19,7 @@ from armylists.models import Chart, Faction
 from config.ratelimit import client_ip, hit
 from events import event_cache
 from events.audit import Actor
-from events.forms import RegisterForm
+from events.forms.registration import RegisterForm
 from events.models import Game, Player, Report, Round, Tournament
 from events.services import factions, lists, standings, tournaments
 from events.views import event_sections

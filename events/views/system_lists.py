@@ -21,7 +21,7 @@ from armylists.models import ArmyList, Chart
 from armylists.systems import ListRules
 from armylists.systems import messages as list_messages
 from events.audit import Actor
-from events.forms import GrowableFormSet
+from events.forms.rows import GrowableFormSet
 from events.models import Player, PlayerList, Tournament
 from events.services import lists
 from events.views.common import attempt

@@ -8,7 +8,8 @@ from typing import Any
 from armylists import systems as list_systems
 from armylists.models import ArmyList, Chart, ProfileCard
 from config.i18n import current_language
-from events.forms import CommandoFormSet, GrowableFormSet
+from events.forms.commandos import CommandoFormSet
+from events.forms.rows import GrowableFormSet
 from events.models import Tournament
 from events.views.system_lists import Forms, SystemPage
 from systems.urban_war.list_rules import card_specs

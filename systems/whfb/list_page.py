@@ -11,7 +11,8 @@ from django.utils.translation import gettext as _
 from armylists import chart_reports
 from armylists import systems as list_systems
 from armylists.models import ArmyList, Chart, Faction
-from events.forms import FactionForm, GrowableFormSet, WhfbUnitFormSet, unit_type_choices
+from events.forms.rows import GrowableFormSet
+from events.forms.whfb_units import FactionForm, WhfbUnitFormSet, unit_type_choices
 from events.models import Player, Tournament
 from events.views.system_lists import Forms, SystemPage, grouped
 from systems.whfb import army as engine

@@ -18,7 +18,7 @@ from django.utils import timezone
 from events.audit import SYSTEM
 from events.models import Round, Tournament
 from teams.models import DraftMove, TeamMatch
-from teams.services import drafts
+from teams.services import draft_reads, drafts
 
 logger = logging.getLogger(__name__)
 
@@ -62,10 +62,10 @@ def catch_up(pk: int) -> int:
         # SKIP LOCKED, not NOWAIT: a held lock is the ordinary case (a captain committing),
         # not an error; NOWAIT's error would abort the PostgreSQL transaction and need a
         # savepoint and a log line for nothing. (SQLite has no row locks: its writes queue.)
-        free = TeamMatch.objects.select_for_update(skip_locked=True).filter(pk=pk).values_list("pk")
-        if not list(free):
+        found = draft_reads.match(pk, lock=True, skip_locked=True)
+        if found is None:
             return 0
-        draft = drafts._locked(pk, SYSTEM)  # ours already: no wait
+        draft = drafts.Draft(found)  # the system sees every match
         if not draft.overdue(timezone.now()):  # a captain moved since the candidates' query
             return 0
         before = draft.state.moves

@@ -31,7 +31,7 @@ def _table(model: type) -> str:
 
 
 @cache
-def _match_sql(lock: bool) -> str:
+def _match_sql(lock: bool, skip_locked: bool = False) -> str:
     # Four tables: PostgreSQL plans every statement anew (client-side binding), and planning a
     # join costs more with each table than running it here; the teams come with the rosters.
     sql = (f"{select(MATCH_PARTS)} FROM {MATCH.table()}"
@@ -41,15 +41,19 @@ def _match_sql(lock: bool) -> str:
            " WHERE m.id = %s")
     if lock:
         sql += " FOR UPDATE OF m"  # the match's row only: its teams and event stay free
+        if skip_locked:
+            sql += " SKIP LOCKED"
     return sql
 
 
-def match(pk: int, *, lock: bool = False) -> TeamMatch | None:
+def match(pk: int, *, lock: bool = False, skip_locked: bool = False) -> TeamMatch | None:
     """Match ``pk`` with its round and event (``round.tournament.team_event``), or None; its
-    teams come with ``rosters_and_moves``."""
+    teams come with ``rosters_and_moves``. ``skip_locked`` (with ``lock``): None also when
+    another transaction holds the match's lock, rather than waiting for it."""
     with connection.cursor() as cursor:
         # SQLite has no row locks (its writes queue): plain read there.
-        cursor.execute(_match_sql(lock and connection.features.has_select_for_update_of), [pk])
+        lock = lock and connection.features.has_select_for_update_of
+        cursor.execute(_match_sql(lock, skip_locked and lock), [pk])
         row = cursor.fetchone()
     if row is None:
         return None

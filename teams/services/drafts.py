@@ -22,7 +22,7 @@ from events.models import Game, Round
 from teams.engine import draft as engine
 from teams.engine.refusals import TeamRefused
 from teams.messages import worded
-from teams.models import DraftMove, TeamMatch, TeamMember
+from teams.models import DraftMove, TeamMatch
 from teams.services import draft_reads, team_games
 from teams.services.draft_reads import Members
 from teams.services.matches import tables, visible
@@ -150,17 +150,6 @@ def _team_of(actor: Actor, draft: Draft) -> int | None:
     return draft.team_of_user(actor.user_id, captain=True)
 
 
-def captain_team(actor: Actor, match: TeamMatch) -> int | None:
-    """The match's team the actor captains (the captain's page shows its controls), or None."""
-    if match.second_id is None or actor.user_id is None:
-        return None
-    captains = {team.captain_id: team.pk for team in (match.first, match.second)}
-    player = (TeamMember.objects.filter(team_id__in=match.team_ids, player_id__in=list(captains),
-                                        player__user_id=actor.user_id)
-              .values_list("player_id", flat=True).first())
-    return captains.get(player)
-
-
 def _acting_team(actor: Actor, draft: Draft, team: int | None) -> int:
     if actor.is_staff and team is not None:
         if team not in draft.match.team_ids:
@@ -238,14 +227,19 @@ def undo(actor: Actor, pk: int) -> dict:
     return draft_data(draft, actor)
 
 
-def read(actor: Actor, pk: int) -> dict:
-    """GET: the draft as ``actor`` may see it (auto-picks made first when they are due)."""
+def current(actor: Actor, pk: int) -> Draft:
+    """Match ``pk``'s draft as ``actor`` may see it, auto-picks made first when they are due."""
     draft = _loaded(pk, actor, lock=False)
     if draft.settings["auto_pick"] and draft.overdue(timezone.now()):
         with transaction.atomic():
             draft = _locked(pk, actor)
             catch_up(draft, actor)
-    return draft_data(draft, actor)
+    return draft
+
+
+def read(actor: Actor, pk: int) -> dict:
+    """GET: the draft as ``actor`` may see it (auto-picks made first when they are due)."""
+    return draft_data(current(actor, pk), actor)
 
 
 def _when(value: datetime | None) -> str | None:

@@ -9,7 +9,8 @@ from typing import Any
 from campaigns.engine import map as grid
 from campaigns.engine.army import DetachmentSpec
 from campaigns.models import Campaign
-from campaigns.services import campaign as campaigns
+from campaigns.services import placement as campaign_placement
+from campaigns.services import setup as campaign_setup
 from campaigns.state_serializers import SettingsSerializer
 from events.audit import Actor
 from events.systems import normalised
@@ -54,17 +55,17 @@ def campaign_in_setup(staff: Actor, west_user: Any, east_user: Any, *, name: str
                       east: Sequence[DetachmentSpec] = EAST_ARMY) -> Campaign:
     """Sides, armies, planet and majors set; nothing placed."""
     settings = normalised(SettingsSerializer, {})
-    campaign = campaigns.create_campaign(staff, name=name, settings=settings, seed=seed)
-    campaigns.add_side(staff, campaign, side="west", name="Marcus", army_name="Space Marines",
-                       faction="space-marines", strategic_value=5, username=west_user.username)
-    campaigns.add_side(staff, campaign, side="east", name="Grukk", army_name="Orks",
-                       faction="orks", strategic_value=3, username=east_user.username)
+    campaign = campaign_setup.create_campaign(staff, name=name, settings=settings, seed=seed)
+    campaign_setup.add_side(staff, campaign, side="west", name="Marcus", army_name="Space Marines",
+                            faction="space-marines", strategic_value=5, username=west_user.username)
+    campaign_setup.add_side(staff, campaign, side="east", name="Grukk", army_name="Orks",
+                            faction="orks", strategic_value=3, username=east_user.username)
     for side, army in ((grid.WEST, west), (grid.EAST, east)):
-        report, saved = campaigns.set_army(staff, campaign, side, list(army))
+        report, saved = campaign_setup.set_army(staff, campaign, side, list(army))
         assert saved, report
-    campaigns.set_majors(staff, campaign, "west", ["1", "3"])
-    campaigns.set_majors(staff, campaign, "east", ["G", "I"])
-    campaigns.set_planet(staff, campaign, planet="monde-ruche")
+    campaign_setup.set_majors(staff, campaign, "west", ["1", "3"])
+    campaign_setup.set_majors(staff, campaign, "east", ["G", "I"])
+    campaign_setup.set_planet(staff, campaign, planet="monde-ruche")
     return Campaign.objects.get(pk=campaign.pk)
 
 
@@ -74,6 +75,6 @@ def running_campaign(staff: Actor, west_user: Any, east_user: Any, *,
     """The campaign placed and started: turn 1 is open, no phase yet."""
     campaign = campaign_in_setup(staff, west_user, east_user, **options)
     for side, detachment, code in placements:
-        campaigns.place(staff, campaign, detachment=detachment, territory=code, side=side)
-    campaigns.start(staff, campaign)
+        campaign_placement.place(staff, campaign, detachment=detachment, territory=code, side=side)
+    campaign_placement.start(staff, campaign)
     return Campaign.objects.get(pk=campaign.pk)

@@ -10,7 +10,8 @@ import re
 import pytest
 
 from campaigns.services import battles as campaign_battles
-from campaigns.services import campaign as campaigns
+from campaigns.services import placement as campaign_placement
+from campaigns.services import setup as campaign_setup
 from campaigns.services import turns as campaign_turns
 from campaigns.state_serializers import SettingsSerializer
 from events.audit import Actor
@@ -147,13 +148,13 @@ def test_campaign_set_up_on_a_phone(new_page, screenshots):
     marcus = user("marcus", password="marcus-pass-12345")
     grukk = user("grukk", password="grukk-pass-12345")
     settings = normalised(SettingsSerializer, {})
-    campaign = campaigns.create_campaign(staff, name="Laïtus Prime", settings=settings, seed=5)
-    campaigns.add_side(staff, campaign, side="west", name="Marcus", army_name="Space Marines",
-                       faction="space-marines", strategic_value=5, username=marcus.username)
-    campaigns.add_side(staff, campaign, side="east", name="Grukk", army_name="Orks",
-                       faction="orks", strategic_value=3, username=grukk.username)
-    campaigns.set_army(Actor(user=grukk), campaign, "east", list(EAST_ARMY))
-    campaigns.set_majors(Actor(user=grukk), campaign, "east", ["G", "I"])
+    campaign = campaign_setup.create_campaign(staff, name="Laïtus Prime", settings=settings, seed=5)
+    campaign_setup.add_side(staff, campaign, side="west", name="Marcus", army_name="Space Marines",
+                            faction="space-marines", strategic_value=5, username=marcus.username)
+    campaign_setup.add_side(staff, campaign, side="east", name="Grukk", army_name="Orks",
+                            faction="orks", strategic_value=3, username=grukk.username)
+    campaign_setup.set_army(Actor(user=grukk), campaign, "east", list(EAST_ARMY))
+    campaign_setup.set_majors(Actor(user=grukk), campaign, "east", ["G", "I"])
     address = f"/campaigns/{campaign.slug}/"
 
     west = new_page()
@@ -186,7 +187,7 @@ def test_campaign_set_up_on_a_phone(new_page, screenshots):
     west.get_by_text("Your majors: 1, 3.").wait_for()
     assert "East (Orks) places next." in west.locator("#placement").inner_text()
 
-    campaigns.place(Actor(user=grukk), campaign, detachment="Mob Gork", territory="G")
+    campaign_placement.place(Actor(user=grukk), campaign, detachment="Mob Gork", territory="G")
     west.reload()
     placing = west.locator("#placement")
     placing.get_by_label("Detachment").select_option(label="Aquila Guard (1000 points, ground)")

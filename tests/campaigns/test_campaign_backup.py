@@ -31,6 +31,7 @@ from campaigns.services import battles as campaign_battles
 from campaigns.services import campaign as campaigns
 from campaigns.services import declarations as campaign_declarations
 from campaigns.services import overrides as campaign_overrides
+from campaigns.services import placement as campaign_placement
 from campaigns.services import reads as campaign_reads
 from campaigns.services import turns as campaign_turns
 from events.audit import Actor
@@ -241,16 +242,17 @@ def test_the_campaign_part_names_no_database_id(staff_actor, people):
 def test_a_campaign_in_set_up_comes_back_in_set_up(staff_actor, people):
     """Sides, armies, majors and planet, nothing placed: no turn, no round, no battle yet."""
     c = campaign_in_setup(staff_actor, people["west"], people["east"])
-    campaigns.place(staff_actor, c, detachment="Mob Gork", territory="G", side="east")
+    campaign_placement.place(staff_actor, c, detachment="Mob Gork", territory="G", side="east")
     c.refresh_from_db()
     restored = restore.restore_event(staff_actor, document_of(c), slug="in-set-up")
     copy = restored.campaign
     assert restored.counts["campaign_turns"] == 0 and copy.status == Campaign.Status.PLACEMENT
     assert campaign_reads.map_view(staff_actor, copy) == campaign_reads.map_view(staff_actor, c)
-    assert campaigns.next_placer(copy) == campaigns.next_placer(c) == "west"
+    assert campaign_placement.next_placer(copy) == campaign_placement.next_placer(c) == "west"
     # Placement goes on in the copy.
-    campaigns.place(staff_actor, copy, detachment="Aquila Guard", territory="1", side="west")
-    assert campaigns.next_placer(copy) == "east"
+    campaign_placement.place(staff_actor, copy, detachment="Aquila Guard", territory="1",
+                             side="west")
+    assert campaign_placement.next_placer(copy) == "east"
 
 
 # Refusals -------------------------------------------------------------------------------------------

@@ -25,8 +25,8 @@ from django.urls import reverse
 from accounts.models import Profile
 from campaigns.models import Campaign, CampaignBattle, CampaignDetachment
 from campaigns.services import battles as campaign_battles
-from campaigns.services import campaign as campaigns
 from campaigns.services import declarations as campaign_declarations
+from campaigns.services import placement as campaign_placement
 from campaigns.services import turns as campaign_turns
 from events.audit import Actor
 from events.errors import Conflict
@@ -135,7 +135,8 @@ def test_each_placement_tells_the_player_who_places_next(staff_actor, people_wit
     campaign = english(campaign_in_setup(staff_actor, people_with_languages["west"], people_with_languages["east"]))
     for index, (side, name, code) in enumerate(PLACEMENTS):
         before = len(mailoutbox)
-        run(campaigns.place, staff_actor, campaign, detachment=name, territory=code, side=side)
+        run(campaign_placement.place, staff_actor, campaign, detachment=name, territory=code,
+            side=side)
         if index == len(PLACEMENTS) - 1:
             assert len(mailoutbox) == before  # everything placed: nobody is due
             continue
@@ -153,7 +154,7 @@ def test_each_placement_tells_the_player_who_places_next(staff_actor, people_wit
     assert notices.send(Kind.CAMPAIGN_PLACEMENT, campaign.pk, "1").as_dict()["sent"] == 0
 
     mailoutbox.clear()
-    run(campaigns.start, staff_actor, campaign)
+    run(campaign_placement.start, staff_actor, campaign)
     sent = by_address(mailoutbox)
     assert set(sent) == {WEST, EAST}
     assert sent[WEST].subject == "[Laïtus Prime] Turn 1 is open"
@@ -309,8 +310,9 @@ def test_a_disputed_battle_and_its_settlement(game, people_with_languages, staff
 def test_no_campaign_mail_names_a_hidden_enemy_detachment(staff_actor, people_with_languages, run, mailoutbox):
     campaign = english(campaign_in_setup(staff_actor, people_with_languages["west"], people_with_languages["east"]))
     for side, name, code in PLACEMENTS:
-        run(campaigns.place, staff_actor, campaign, detachment=name, territory=code, side=side)
-    run(campaigns.start, staff_actor, campaign)
+        run(campaign_placement.place, staff_actor, campaign, detachment=name, territory=code,
+            side=side)
+    run(campaign_placement.start, staff_actor, campaign)
     battle = play_to_battle(run, campaign, people_with_languages, staff_actor)
     report(run, people_with_languages, "west", battle, "attacker", swept=["Big Gunz"])
     run(results.confirm, actor_of(people_with_languages["east"]), battle.game_id)
@@ -350,7 +352,7 @@ def sends_of(staff_actor, count: int, prefix: str) -> dict[str, int]:
     setup = english(campaign_in_setup(staff_actor, west_user, east_user, name=f"Size {count}",
                                       west=west, east=east))
     for side, name, code in placements[:-2]:
-        campaigns.place(staff_actor, setup, detachment=name, territory=code, side=side)
+        campaign_placement.place(staff_actor, setup, detachment=name, territory=code, side=side)
     measured: dict[str, int] = {}
 
     def measure(label: str, kind: str, object_id: int, stamp: str = "") -> None:

@@ -8,7 +8,7 @@ import pytest
 from django.utils import translation
 from django.utils.translation import ngettext
 
-from campaigns.admin import cockpit
+from campaigns.admin import cockpit_actions
 from campaigns.services import turns as campaign_turns
 from tests.campaigns.test_campaign_pages import act, client_of, declare, game, page  # noqa: F401
 
@@ -60,14 +60,14 @@ def test_after_the_attacks_the_reactions_are_owed(game, people, staff_actor):  #
 
 @pytest.mark.parametrize("count", [1, 2])
 def test_the_cockpit_counts_its_battles_in_plural_forms(count, monkeypatch):
-    monkeypatch.setattr(cockpit.campaign_battles, "generate_battles",
+    monkeypatch.setattr(cockpit_actions.campaign_battles, "generate_battles",
                         lambda actor, c, turn: list(range(count)))
     campaign = type("C", (), {"current_turn": 1})()
     for language in ("en", "fr"):
         with translation.override(language):
-            said = cockpit._battles(None, campaign, {})
+            said = cockpit_actions._battles(None, campaign, {})
             assert said == ngettext("%(n)s battle generated.", "%(n)s battles generated.",
                                     count) % {"n": count}
     with translation.override("en"):
-        said = cockpit._battles(None, campaign, {})
+        said = cockpit_actions._battles(None, campaign, {})
     assert said == ("1 battle generated." if count == 1 else "2 battles generated.")

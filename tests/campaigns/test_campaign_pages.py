@@ -31,9 +31,9 @@ from campaigns.models import (
     CampaignScoreEntry,
 )
 from campaigns.services import battles as campaign_battles
-from campaigns.services import campaign as campaigns
 from campaigns.services import infiltrations as campaign_infiltrations
 from campaigns.services import overrides as campaign_overrides
+from campaigns.services import placement as campaign_placement
 from campaigns.services import turns as campaign_turns
 from campaigns.services.campaign import current_turn, state_of
 from campaigns.services.order_numbers import public_ids
@@ -182,7 +182,8 @@ def test_each_side_sees_its_own_army_and_staff_see_everything(game, people, staf
 
 def test_placement_pages_hide_the_enemy_too(staff_actor, people):
     campaign = campaign_in_setup(staff_actor, people["west"], people["east"])
-    campaigns.place(staff_actor, campaign, detachment="Mob Gork", territory="G", side="east")
+    campaign_placement.place(staff_actor, campaign, detachment="Mob Gork", territory="G",
+                             side="east")
     west = page(client_of(people["west"]), campaign)
     assert "<dt>Places next</dt><dd>West</dd>" in west
     assert leaked(west, EAST_NAMES) == [] and "Aquila Guard" in west

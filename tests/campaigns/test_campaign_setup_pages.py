@@ -20,7 +20,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaigns.models import Campaign, CampaignDetachment
-from campaigns.services import campaign as campaigns
+from campaigns.services import placement as campaign_placement
+from campaigns.services import setup as campaign_setup
 from campaigns.state_serializers import SettingsSerializer
 from events.models import AuditEntry
 from events.systems import normalised
@@ -35,14 +36,14 @@ def new_campaign(staff_actor, west_user, east_user, *, name: str = "Laïtus Prim
                  east_value: int = 3, east_faction: str = "orks") -> Campaign:
     """What the organiser does: the campaign, its two sides and the planet; nothing else."""
     settings = normalised(SettingsSerializer, {})
-    campaign = campaigns.create_campaign(staff_actor, name=name, settings=settings, seed=5)
-    campaigns.add_side(staff_actor, campaign, side="west", name="Marcus", army_name="Space Marines",
-                       faction="space-marines", strategic_value=west_value,
-                       username=west_user.username)
-    campaigns.add_side(staff_actor, campaign, side="east", name="Grukk", army_name="Orks",
-                       faction=east_faction, strategic_value=east_value,
-                       username=east_user.username)
-    campaigns.set_planet(staff_actor, campaign, planet="monde-ruche")
+    campaign = campaign_setup.create_campaign(staff_actor, name=name, settings=settings, seed=5)
+    campaign_setup.add_side(staff_actor, campaign, side="west", name="Marcus",
+                            army_name="Space Marines", faction="space-marines",
+                            strategic_value=west_value, username=west_user.username)
+    campaign_setup.add_side(staff_actor, campaign, side="east", name="Grukk", army_name="Orks",
+                            faction=east_faction, strategic_value=east_value,
+                            username=east_user.username)
+    campaign_setup.set_planet(staff_actor, campaign, planet="monde-ruche")
     return Campaign.objects.get(pk=campaign.pk)
 
 
@@ -309,7 +310,7 @@ def test_two_players_set_a_campaign_up_from_their_pages(staff_actor, people):
     assert not has_form(html, "place")
     assert 'id="unguarded"' not in html
 
-    campaigns.start(staff_actor, campaign)
+    campaign_placement.start(staff_actor, campaign)
     campaign.refresh_from_db()
     assert campaign.status == Campaign.Status.RUNNING
     html = page(west, campaign)
@@ -357,7 +358,7 @@ def test_no_hidden_enemy_name_on_any_page_during_set_up(staff_actor, people):
 
 def test_strangers_visitors_and_staff_get_no_set_up_form(staff_actor, people):
     campaign = new_campaign(staff_actor, people["west"], people["east"])
-    campaigns.set_army(staff_actor, campaign, "west", list(WEST_ARMY))
+    campaign_setup.set_army(staff_actor, campaign, "west", list(WEST_ARMY))
     for client in (client_of(), client_of(people["stranger"]), client_of(staff_actor.user)):
         html = page(client, campaign)
         for action in ("army", "majors", "place"):
@@ -415,7 +416,7 @@ def test_equal_strategic_values_roll_off_at_the_first_placement(staff_actor, peo
     assert done[1]  # east placed: first, or second after west
     if not done[0]:  # west lost the roll-off: refused
         assert "It is the other side&#x27;s turn" in tries[0].content.decode()
-    due = campaigns.next_placer(campaign)
+    due = campaign_placement.next_placer(campaign)
     clients = {"west": west, "east": east}
     html = page(clients[due], campaign)
     assert has_form(html, "place") and "roll-off" not in html
@@ -429,12 +430,12 @@ def queries_of_the_set_up_page(staff_actor, count: int, prefix: str) -> int:
     west_user, east_user = user(f"{prefix}w"), user(f"{prefix}e")
     west, east, placements = big_armies(count)
     campaign = new_campaign(staff_actor, west_user, east_user, name=f"Size {count}")
-    campaigns.set_army(staff_actor, campaign, "west", west)
-    campaigns.set_army(staff_actor, campaign, "east", east)
-    campaigns.set_majors(staff_actor, campaign, "west", ["1", "3"])
-    campaigns.set_majors(staff_actor, campaign, "east", ["G", "I"])
+    campaign_setup.set_army(staff_actor, campaign, "west", west)
+    campaign_setup.set_army(staff_actor, campaign, "east", east)
+    campaign_setup.set_majors(staff_actor, campaign, "west", ["1", "3"])
+    campaign_setup.set_majors(staff_actor, campaign, "east", ["G", "I"])
     for side, name, code in placements[:3]:  # east, west, east: west's turn
-        campaigns.place(staff_actor, campaign, detachment=name, territory=code, side=side)
+        campaign_placement.place(staff_actor, campaign, detachment=name, territory=code, side=side)
     client = client_of(west_user)
     page(client, campaign)  # warm: sessions, content types
     with CaptureQueriesContext(connection) as queries:

@@ -148,3 +148,22 @@ def test_home_page_lists_the_charts(client):
     assert response.status_code == 200
     html = response.content.decode()
     assert "Standard force organisation chart" in html and "w40k4-standard" not in html
+
+
+WARMED = """
+import sys
+import config.wsgi
+from django.utils.translation import trans_real
+print(sorted(m for m in ("teams.api", "events.api.rounds", "campaigns.api") if m in sys.modules))
+print(sorted(set(trans_real._translations) & {"en", "fr"}))
+"""
+
+
+def test_a_web_worker_loads_the_views_and_catalogues_before_its_first_request(tmp_path):
+    # PostgreSQL on a closed port: the warm-up touches no database, so a worker starts while it is down.
+    clean = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "HTTPS", "SECRET_KEY"}}
+    result = subprocess.run(
+        [sys.executable, "-c", WARMED], cwd=ROOT, capture_output=True, text=True, timeout=120,
+        env={**clean, "DATABASE_URL": "postgres://postgres@127.0.0.1:9/none", "MUSTER_DATA_DIR": str(tmp_path)})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:2] == ["['campaigns.api', 'events.api.rounds', 'teams.api']", "['en', 'fr']"]

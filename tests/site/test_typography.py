@@ -18,7 +18,7 @@ from django.utils.formats import date_format
 
 from campaigns.notice_texts import BattleSheet, battle_lines
 from config.typography import colon, elide
-from events.forms import TagsField
+from events.forms.whfb_units import TagsField
 from events.views.event_sections import _number
 from printing.services.wall_sheets import faction_names, number_text
 

@@ -6,7 +6,9 @@ import json
 import re
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from tests.teams.team_event import build, draft
 from tests.tournament_fixtures import expect, pair, post
@@ -57,3 +59,16 @@ def test_the_event_page_lists_standings_and_matches_with_their_drafts(staff_user
     assert f'href="/team-matches/{match["id"]}/draft/"' in html
     assert html.count("<tr>") == 4 and "bye" in html and "(tables 1–3)" in html
     assert client.get("/tournaments/no-such-event/team-event/").status_code == 404
+
+
+@pytest.mark.parametrize("size", [3, 8])
+def test_the_page_names_every_member_in_three_queries_at_any_size(staff_user, size):
+    event = build(staff_user, teams=2, size=size, prefix=f"pq{size}")
+    match = expect(pair(event.staff, event.slug), 201)["team_matches"][0]
+    with CaptureQueriesContext(connection) as captured:
+        _html, data = page_data(Client(), match["id"])
+    # The draft (match under no lock, then rosters and moves in one statement) and the names.
+    assert len(captured.captured_queries) == 3
+    names = {str(m["id"]): m["name"] for t in event.teams for m in t["members"]}
+    assert data["names"] == names and len(names) == 2 * size
+    assert data["teams"] == {str(t["id"]): t["name"] for t in event.teams}

@@ -97,5 +97,10 @@ def test_a_sealed_move_spares_the_cached_pages_and_a_seated_game_does_not(staff_
     assert event_cache._version(tournament) == before
     chooser = seen(event.staff, match["id"])["waiting_for"][0]
     table = seen(event.staff, match["id"])["free_tables"][0]
-    expect(draft(event.captain(chooser), match["id"], phase="table", table=table), 201)
+    seating = queries_of(lambda: expect(draft(event.captain(chooser), match["id"], phase="table", table=table),
+                                        201))
     assert event_cache._version(tournament) > before
+    # The table's mission was rolled at pairing: the game reads that one mission, not the
+    # whole catalogue to roll from.
+    mission_reads = [sql for sql in seating if 'FROM "missions_mission"' in sql]
+    assert len(mission_reads) == 1 and "WHERE" in mission_reads[0]

@@ -29,9 +29,10 @@ import psycopg
 import redis
 from moto.server import ThreadedMotoServer
 
+from tests import nginx_proxy
+
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
-NGINX = os.environ.get("MUSTER_NGINX", "/usr/sbin/nginx")
 BUCKET = "muster-two-nodes"
 NODES = ("node-a", "node-b")
 SECRET = "two-nodes-" + "x" * 50
@@ -247,39 +248,8 @@ class Cluster:
             self.proxy_port = port
         folder = self.root / f"nginx-{port}"
         folder.mkdir(exist_ok=True)
-        servers = "\n".join(f"    server 127.0.0.1:{self.ports[node]} max_fails=1 fail_timeout=3s;"
-                            for node in (nodes or self.nodes))
-        user = "user root;\n" if os.geteuid() == 0 else ""
-        (folder / "nginx.conf").write_text(f"""{user}worker_processes 1;
-daemon off;
-pid {folder}/nginx.pid;
-error_log {folder}/error.log warn;
-events {{ worker_connections 512; }}
-http {{
-  access_log off;
-  client_body_temp_path {folder}/body;
-  proxy_temp_path {folder}/proxy;
-  fastcgi_temp_path {folder}/fastcgi;
-  uwsgi_temp_path {folder}/uwsgi;
-  scgi_temp_path {folder}/scgi;
-  upstream muster {{
-{servers}
-  }}
-  server {{
-    listen 127.0.0.1:{port};
-    location / {{
-      proxy_pass http://muster;
-      proxy_set_header Host $http_host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_set_header X-Forwarded-Proto $scheme;
-      proxy_next_upstream error timeout http_502;
-      proxy_next_upstream_tries 2;
-    }}
-  }}
-}}
-""")
-        proxy = self._spawn(f"nginx-{port}", [NGINX, "-c", str(folder / "nginx.conf"), "-p",
-                                              str(folder), "-e", str(folder / "error.log")],
+        nginx_proxy.write_conf(folder, port, [self.ports[node] for node in (nodes or self.nodes)], retry=True)
+        proxy = self._spawn(f"nginx-{port}", nginx_proxy.command(folder),
                             os.environ)
         self.proxies.append(proxy)
         deadline = time.monotonic() + 20

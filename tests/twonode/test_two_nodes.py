@@ -26,7 +26,8 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 
-from tests.twonode.cluster import NGINX, NODES, Cluster, call, get
+from tests.nginx_proxy import NGINX
+from tests.twonode.cluster import NODES, Cluster, call, get
 
 pytestmark = [
     pytest.mark.twonode,
