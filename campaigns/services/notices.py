@@ -232,7 +232,7 @@ def placement_letters(campaign_id: int, stamp: str) -> list[Letter]:
     if due is None or str(latest) != stamp:
         return []
     left = [r.name for r in rows
-            if r.side.side == due and campaign_placement._placeable(r) and not r.location]
+            if r.side.side == due and campaign_placement.starts_on_map(r) and not r.location]
     sides = campaigns.sides_of(campaign)
 
     def compose(side: str) -> texts.Letter:

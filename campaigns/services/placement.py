@@ -33,7 +33,9 @@ from events.models import Round, Tournament
 Status = Campaign.Status
 
 
-def _placeable(row: CampaignDetachment) -> bool:
+def starts_on_map(row: CampaignDetachment) -> bool:
+    """Whether the detachment is placed on the map at set-up (the placement turns and the
+    reminders count these)."""
     # R13: airborne detachments start off the map; G28: air detachments are based on it.
     return row.kind != AIRBORNE and not row.destroyed
 
@@ -45,7 +47,7 @@ def next_placer(campaign: Campaign, rows: Iterable[CampaignDetachment] | None = 
         return None
     rows = list(rows) if rows is not None else list(
         CampaignDetachment.objects.filter(side__campaign=campaign).select_related("side"))
-    left = {side: sum(1 for r in rows if r.side.side == side and _placeable(r) and not r.location)
+    left = {side: sum(1 for r in rows if r.side.side == side and starts_on_map(r) and not r.location)
             for side in grid.SIDES}
     placed = sorted((r for r in rows if r.placed_order is not None), key=lambda r: r.placed_order)
     due = grid.enemy(placed[-1].side.side) if placed else campaign.placement_first
@@ -133,7 +135,7 @@ def start(actor: Actor, campaign: Campaign) -> Campaign:
         raise Conflict(_("Each side must choose its two major territories first."),
                        "majors_missing")
     rows = CampaignDetachment.objects.filter(side__campaign=row).select_related("side")
-    unplaced = [r.name for r in rows if _placeable(r) and not r.location]
+    unplaced = [r.name for r in rows if starts_on_map(r) and not r.location]
     if unplaced:
         raise Conflict(_("%(count)s detachments are still to be placed.") % {"count": len(unplaced)},
                        "placement_incomplete")
