@@ -30,8 +30,12 @@ def _field_converters(model: type[Model], attname: str, connection: Any) -> tupl
 
 
 @cache
-def _position(model: type[Model], attname: str) -> int:
-    return next(i for i, f in enumerate(model._meta.concrete_fields) if f.attname == attname)
+def _in_model_order(model: type[Model], fields: tuple[str, ...]) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """The positions of ``fields`` sorted into the model's own field order (``from_db`` takes a
+    partial row in that order), and the fields so sorted."""
+    position = {f.attname: i for i, f in enumerate(model._meta.concrete_fields)}
+    order = tuple(sorted(range(len(fields)), key=lambda i: position[fields[i]]))
+    return order, tuple(fields[i] for i in order)
 
 
 @dataclass(frozen=True)
@@ -61,9 +65,8 @@ class Part:
             for convert in converters:
                 value = convert(value, column, connection)
             converted.append(value)
-        # from_db takes a partial row in the model's own field order
-        ordered = sorted(zip(self.fields, converted, strict=True), key=lambda pair: _position(self.model, pair[0]))
-        return self.model.from_db(using, [name for name, _ in ordered], [value for _, value in ordered])
+        order, names = _in_model_order(self.model, self.fields)
+        return self.model.from_db(using, names, [converted[i] for i in order])
 
 
 def select(parts: Sequence[Part], using: str = "default") -> str:
