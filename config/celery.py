@@ -161,7 +161,10 @@ def _recycle_connections(sender=None, **kwargs) -> None:
         return
     from django.db import close_old_connections
 
+    from config.db_health import check_kept_connections
+
     close_old_connections()
+    check_kept_connections()
 
 
 @signals.worker_init.connect

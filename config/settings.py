@@ -107,6 +107,10 @@ else:
     runserver = sys.argv[1:2] == ["runserver"]  # manage.py, django-admin, python -m django
     DATABASES["default"]["CONN_MAX_AGE"] = 0 if runserver else env.int("CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # psycopg may keep statements prepared (only config.plain_rows.cursor asks it to: Django's own
+    # cursors bind on the client and never prepare); the hot paths' statements then skip planning.
+    if env.bool("PREPARED_STATEMENTS", default=True):  # false behind a pooler that drops them
+        DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

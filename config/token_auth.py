@@ -1,4 +1,5 @@
-"""API tokens (``Authorization: Token …``) looked up in one plain query with their account.
+"""API tokens (``Authorization: Token …``) looked up in one plain query with their account
+(prepared on each PostgreSQL connection: config/plain_rows.py).
 
 Every token-signed API call asks this first; DRF's own lookup compiled its two-table query anew
 each time, which cost more than the query (a draft commit's burst: benchmarks/teams.py). Same
@@ -9,13 +10,13 @@ from functools import cache
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 
 from config.plain_rows import Part, select, split
+from config.plain_rows import cursor as plain_cursor
 
 
 @cache
@@ -33,7 +34,7 @@ def _sql() -> str:
 
 class PlainTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
-        with connection.cursor() as cursor:
+        with plain_cursor() as cursor:
             cursor.execute(_sql(), [key])
             row = cursor.fetchone()
         if row is None:

@@ -10,6 +10,10 @@ class EventsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from config import db_health  # kept database connections checked without a round trip
+
+        db_health.connect()
+
         from events import notice_letters  # the events' letters, handed to the notices
 
         notice_letters.register()

@@ -36,15 +36,22 @@ class Actor:
 SYSTEM = Actor(system=True)
 
 
-def record(actor: Actor, action: str, tournament: Tournament | None, target: object = "",
-           data: Mapping[str, Any] | None = None, *, stale: bool = True) -> AuditEntry:
+def entry(actor: Actor, action: str, tournament: Tournament | None, target: object = "",
+          data: Mapping[str, Any] | None = None, *, stale: bool = True) -> AuditEntry:
+    """The audit entry of a change, not saved yet: ``record`` saves it, or a service saves it
+    with its own rows in one statement (``plain_rows.insert(row, entry)``)."""
     # Every change a service makes is recorded here, so this is where the event's cached pages
     # and standings go stale (events.event_cache). ``stale=False``: a change no cached view
     # shows (a sealed draft move), which then spares every cached page of the event.
     if stale:
         event_cache.changed(getattr(tournament, "pk", None))
-    # A plain INSERT (nobody listens to an entry's save): every audited change makes one.
-    return plain_rows.insert(AuditEntry(
+    return AuditEntry(
         tournament=tournament, actor=actor.user if actor.user_id else None, action=action,
         target=str(target)[:200], data=dict(data or {}), ip=actor.ip,
-    ))
+    )
+
+
+def record(actor: Actor, action: str, tournament: Tournament | None, target: object = "",
+           data: Mapping[str, Any] | None = None, *, stale: bool = True) -> AuditEntry:
+    # A plain INSERT (nobody listens to an entry's save): every audited change makes one.
+    return plain_rows.insert(entry(actor, action, tournament, target, data, stale=stale))

@@ -3,8 +3,9 @@ row lock for a commit), then both teams with their rosters and accounts, and the
 
 A commit is the hot path of a team round (every captain at once; each captain's phone also
 polls the draft): the ORM compiled these queries anew on every call, which cost more than
-running them (benchmarks/teams.py). The SQL is put together once per process
-(config/plain_rows.py); the instances are the ORM's own, with every field not read deferred."""
+running them (benchmarks/teams.py). The SQL is put together once per process and kept prepared
+on each PostgreSQL connection (config/plain_rows.py); the instances are the ORM's own, with every
+field not read deferred."""
 from __future__ import annotations
 
 from functools import cache
@@ -12,6 +13,7 @@ from functools import cache
 from django.db import connection
 
 from config.plain_rows import Part, select, split
+from config.plain_rows import cursor as plain_cursor
 from events.models import Player, Round, Tournament
 from teams.models import DraftMove, Team, TeamEvent, TeamMatch, TeamMember
 
@@ -50,7 +52,7 @@ def match(pk: int, *, lock: bool = False, skip_locked: bool = False) -> TeamMatc
     """Match ``pk`` with its round and event (``round.tournament.team_event``), or None; its
     teams come with ``rosters_and_moves``. ``skip_locked`` (with ``lock``): None also when
     another transaction holds the match's lock, rather than waiting for it."""
-    with connection.cursor() as cursor:
+    with plain_cursor() as cursor:
         # SQLite has no row locks (its writes queue): plain read there.
         lock = lock and connection.features.has_select_for_update_of
         cursor.execute(_match_sql(lock, skip_locked and lock), [pk])
@@ -82,7 +84,7 @@ def rosters_and_moves(found: TeamMatch) -> tuple[Members, list[DraftMove]]:
     """Both teams' members in order with their accounts and the match's moves in order; the
     teams themselves (name, captain) set on the match as ``first`` and ``second``."""
     ids = found.team_ids
-    with connection.cursor() as cursor:
+    with plain_cursor() as cursor:
         cursor.execute(_rosters_and_moves_sql(len(ids)), [*ids, found.pk])
         rows = cursor.fetchall()
     members: Members = {team: [] for team in ids}
@@ -108,7 +110,7 @@ def members_of(team_ids: list[int]) -> Members:
     if not team_ids:
         return members
     marks = ", ".join(["%s"] * len(team_ids))
-    with connection.cursor() as cursor:
+    with plain_cursor() as cursor:
         cursor.execute(f"SELECT tm.team_id, tm.player_id, p.user_id FROM {_table(TeamMember)} tm"
                        f" JOIN {_table(Player)} p ON p.id = tm.player_id WHERE tm.team_id IN ({marks})"
                        " ORDER BY tm.team_id, tm.position", list(team_ids))

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from config import plain_rows
 from events import event_cache
-from events.audit import Actor, record
+from events.audit import Actor, entry, record
 from events.errors import Conflict, Forbidden, Invalid
 from events.models import Game, Round
 from teams.engine import draft as engine
@@ -79,16 +79,17 @@ class Draft:
             self.state = engine.apply(self.state, move)
         except TeamRefused as exc:
             raise worded(exc) from exc
-        self.rows.append(plain_rows.insert(DraftMove(
+        row = DraftMove(
             match=self.match, index=len(self.rows), team_id=move.team, phase=move.phase,
             players=list(move.players), table=move.table, rolls=rolls or [], auto=move.auto,
-            forced=move.forced, by=actor.user if actor.user_id and not move.auto else None)))
-        record(actor, "draft_auto_pick" if move.auto and not move.forced else "draft_move",
-               self.match.round.tournament, self.match,
-               {"match": self.match.pk, "step": self.state.step, "phase": move.phase,
-                "team": move.team, "players": list(move.players), "table": move.table,
-                "auto": move.auto, "rolls": rolls or []},
-               stale=False)  # no cached page shows a draft's moves; its games: sync_games
+            forced=move.forced, by=actor.user if actor.user_id and not move.auto else None)
+        audited = entry(actor, "draft_auto_pick" if move.auto and not move.forced else "draft_move",
+                        self.match.round.tournament, self.match,
+                        {"match": self.match.pk, "step": self.state.step, "phase": move.phase,
+                         "team": move.team, "players": list(move.players), "table": move.table,
+                         "auto": move.auto, "rolls": rolls or []},
+                        stale=False)  # no cached page shows a draft's moves; its games: sync_games
+        self.rows.append(plain_rows.insert(row, audited))  # one statement: a round trip less
 
     def settle(self, actor: Actor) -> None:
         while moves := engine.forced_moves(self.state):

@@ -20,19 +20,16 @@ from campaigns.services import campaign as campaigns
 from campaigns.services import infiltrations as campaign_infiltrations
 from events.audit import Actor
 from events.services import exports, restore
+from tests.campaigns.started import started
 from tests.campaigns.test_campaign_api import (
     Players,
     accepted,
-    add_sides,
-    create,
     initiative,
     order,
     path,
-    place_all,
-    set_army,
 )
 from tests.campaigns.test_campaign_infiltration_api import EAST_ARMY, PLACEMENTS, WEST_ARMY
-from tests.tournament_fixtures import expect, get, post, put
+from tests.tournament_fixtures import expect, get, post
 
 THUNDERHAWKS = {"name": "Thunderhawk Wing", "points": 500, "kind": "air",
                 "units": [{"name": "Thunderhawk", "type": "aircraft", "tags": []}]}
@@ -44,16 +41,10 @@ FIGHTAS = {"name": "Fighta Skwadron", "points": 400, "kind": "air", "units": [
 
 
 def running(p: Players) -> str:
-    slug = create(p.staff, army_points=8000)["slug"]
-    add_sides(p, slug)
-    set_army(p.west, slug, "west", [*WEST_ARMY, THUNDERHAWKS, DROP])
-    set_army(p.east, slug, "east", [*EAST_ARMY, FIGHTAS])
-    expect(put(p.west, path(slug, "sides/west/majors/"), {"majors": ["1", "3"]}), 200)
-    expect(put(p.east, path(slug, "sides/east/majors/"), {"majors": ["G", "I"]}), 200)
-    place_all(p, slug, [*PLACEMENTS, ("east", "Fighta Skwadron", "E"),
-                        ("west", "Thunderhawk Wing", "2")])
-    expect(post(p.staff, path(slug, "start/")), 200)
-    return slug
+    """The map above, started (through the services: these tests are not about set-up)."""
+    armies = {"west": [*WEST_ARMY, THUNDERHAWKS, DROP], "east": [*EAST_ARMY, FIGHTAS]}
+    placements = [*PLACEMENTS, ("east", "Fighta Skwadron", "E"), ("west", "Thunderhawk Wing", "2")]
+    return started(p.staff_user, p.users, armies, placements, army_points=8000)["slug"]
 
 
 def key(slug: str, side: str, public: int, turn: int = 1) -> int:

@@ -6,14 +6,16 @@ The seed's example map: west holds 1–9 (majors 1 and 3), east A–I (majors G 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import pytest
 
-from campaigns.models import Campaign, CampaignOrder, CampaignTurn
+from campaigns.models import Campaign, CampaignDetachment, CampaignOrder, CampaignTurn
 from events.models import AuditEntry, Tournament
 from missions.models import DiceRoll, DiceStream
+from notices.models import QueuedNotice
+from tests.campaigns.started import MAJORS, side_bodies, started
 from tests.events.test_tournament_concurrency import in_parallel
 from tests.tournament_fixtures import (
     build_event,
@@ -57,6 +59,7 @@ class Players:
     """The organiser, both sides' players and a stranger, each with a client."""
 
     def __init__(self, staff_user: Any, prefix: str = "") -> None:
+        self.staff_user = staff_user
         self.staff = client_for(staff_user)
         self.west_user = make_user(f"{prefix}marcus")
         self.east_user = make_user(f"{prefix}grukk")
@@ -68,6 +71,10 @@ class Players:
     def of(self, side: str):
         return self.west if side == "west" else self.east
 
+    @property
+    def users(self) -> dict[str, Any]:
+        return {"west": self.west_user, "east": self.east_user}
+
 
 def path(slug: str, rest: str = "") -> str:
     return f"/campaigns/{slug}/{rest}"
@@ -78,14 +85,8 @@ def create(staff, name="Laïtus Prime", **body) -> dict:
 
 
 def add_sides(p: Players, slug: str, west_value: int = 5, east_value: int = 3) -> dict:
-    west = expect(post(p.staff, path(slug, "sides/"), {
-        "side": "west", "username": p.west_user.username, "name": "Marcus",
-        "army_name": "Space Marines", "faction": "space-marines",
-        "strategic_value": west_value}), 201)
-    east = expect(post(p.staff, path(slug, "sides/"), {
-        "side": "east", "username": p.east_user.username, "name": "Grukk",
-        "army_name": "Orks", "faction": "orks", "strategic_value": east_value}), 201)
-    return {"west": west, "east": east}
+    return {side: expect(post(p.staff, path(slug, "sides/"), body), 201)
+            for side, body in side_bodies(p.users, west_value, east_value).items()}
 
 
 def set_army(client, slug: str, side: str, detachments: Sequence[dict]) -> dict:
@@ -99,17 +100,26 @@ def place_all(p: Players, slug: str, placements: Iterable[tuple[str, str, str]])
                200)
 
 
-def running(p: Players, **body) -> dict:
-    """The seed's example campaign, set up and started through the API."""
+def running_over_http(p: Players, armies: Mapping[str, Sequence[dict]],
+                      placements: Iterable[tuple[str, str, str]], **body) -> dict:
+    """A campaign set up and started through the API, each step by its player (the path that
+    tests/campaigns/started.py takes through the services)."""
     slug = create(p.staff, **body)["slug"]
     sides = add_sides(p, slug)
-    set_army(p.west, slug, "west", WEST_ARMY)
-    set_army(p.east, slug, "east", EAST_ARMY)
-    expect(put(p.west, path(slug, "sides/west/majors/"), {"majors": ["1", "3"]}), 200)
-    expect(put(p.east, path(slug, "sides/east/majors/"), {"majors": ["G", "I"]}), 200)
-    place_all(p, slug, PLACEMENTS)
+    for side, army in armies.items():
+        set_army(p.of(side), slug, side, army)
+    for side, majors in MAJORS.items():
+        expect(put(p.of(side), path(slug, f"sides/{side}/majors/"), {"majors": majors}), 200)
+    place_all(p, slug, placements)
     expect(post(p.staff, path(slug, "start/")), 200)
     return {"slug": slug, "players": {side: body["player"] for side, body in sides.items()}}
+
+
+def running(p: Players, **body) -> dict:
+    """The seed's example campaign, set up and started (through the services: the tests that
+    call this are not about set-up)."""
+    return started(p.staff_user, p.users, {"west": WEST_ARMY, "east": EAST_ARMY}, PLACEMENTS,
+                   **body)
 
 
 def initiative(p: Players, slug: str, turn: int, phase: str, dice: list[int]) -> dict:
@@ -311,6 +321,56 @@ def test_equal_strategic_values_roll_off_for_the_first_placement(staff_user, db)
     campaign = Campaign.objects.get(slug=slug)
     assert campaign.placement_first == "east"
     assert [r["dice"] for r in campaign.placement_roll] == [[2], [2], [6], [3]]
+
+
+# Keys that differ between two campaigns built alike (row keys, addresses, clocks).
+VARYING = {"id", "slug", "campaign_id", "tournament_id", "side_id", "player_id", "user_id",
+           "round_id", "dice_id", "checkin_code", "created_at", "opened_at", "published_at",
+           "updated_at"}
+
+
+def rows(queryset) -> list[dict]:
+    return [{k: v for k, v in row.items() if k not in VARYING} for row in queryset.values()]
+
+
+def what_was_built(slug: str, p: Players) -> dict:
+    """Everything a set-up leaves behind, with keys and addresses put as the roles they stand for."""
+    campaign = Campaign.objects.get(slug=slug)
+    sides, players = campaign.sides.all(), campaign.tournament.players.order_by("pk")
+    accounts = {p.staff_user.pk: "staff", **{user.pk: side for side, user in p.users.items()}}
+    named = {"campaign": {slug: "campaign"}, "user": accounts,
+             "player": {row.player_id: f"player of {row.side}" for row in sides}}
+    entries = AuditEntry.objects.filter(tournament=campaign.tournament).order_by("pk")
+    notices = [(n.task, n.args[0], n.args[2]) for n in QueuedNotice.objects.order_by("pk")
+               if n.args[1] == campaign.pk]
+    return {
+        "campaign": rows(Campaign.objects.filter(pk=campaign.pk)),
+        "tournament": rows(Tournament.objects.filter(pk=campaign.tournament_id)),
+        "sides": rows(sides.order_by("side")),
+        "players": rows(players),
+        "accounts": [accounts[user] for user in players.values_list("user_id", flat=True)],
+        "detachments": rows(CampaignDetachment.objects.filter(side__campaign=campaign)
+                            .order_by("side__side", "position")),
+        "turns": rows(campaign.turns.all()),
+        "rounds": rows(campaign.tournament.round_set.all()),
+        "audit": [(e.action, accounts[e.actor_id], e.ip,
+                   {k: named[k].get(v, v) if k in named else v for k, v in e.data.items()})
+                  for e in entries],
+        "notices": notices,
+    }
+
+
+def test_services_build_what_the_api_builds(staff_user, db):
+    """tests/campaigns/started.py stands in for the API's set-up in the tests not about it: both
+    paths leave the same rows, audit entries and queued notices."""
+    over_http, by_services = Players(staff_user), Players(staff_user, prefix="b")
+    armies = {"west": WEST_ARMY, "east": EAST_ARMY}
+    body = {"seed": 7, "army_points": 5000, "settings": {"victory_score": 11}}
+    http = running_over_http(over_http, armies, PLACEMENTS, **body)
+    services = started(staff_user, by_services.users, armies, PLACEMENTS, **body)
+    built = what_was_built(http["slug"], over_http)
+    assert built["campaign"][0]["status"] == "running" and len(built["audit"]) > 15
+    assert what_was_built(services["slug"], by_services) == built
 
 
 # The map and hidden information -------------------------------------------------------------

@@ -12,6 +12,7 @@ import pytest
 
 from campaigns.models import CampaignDetachment, CampaignReveal, CampaignTurn
 from missions.models import DiceRoll
+from tests.campaigns.started import started
 from tests.campaigns.test_campaign_api import (
     Players,
     accepted,
@@ -20,7 +21,6 @@ from tests.campaigns.test_campaign_api import (
     initiative,
     order,
     path,
-    place_all,
     set_army,
     territory,
 )
@@ -60,15 +60,8 @@ PLACEMENTS = [
 
 
 def running(p: Players) -> str:
-    slug = create(p.staff)["slug"]
-    add_sides(p, slug)
-    set_army(p.west, slug, "west", WEST_ARMY)
-    set_army(p.east, slug, "east", EAST_ARMY)
-    expect(put(p.west, path(slug, "sides/west/majors/"), {"majors": ["1", "3"]}), 200)
-    expect(put(p.east, path(slug, "sides/east/majors/"), {"majors": ["G", "I"]}), 200)
-    place_all(p, slug, PLACEMENTS)
-    expect(post(p.staff, path(slug, "start/")), 200)
-    return slug
+    """The map above, started (through the services: these tests are not about set-up)."""
+    return started(p.staff_user, p.users, {"west": WEST_ARMY, "east": EAST_ARMY}, PLACEMENTS)["slug"]
 
 
 def infiltrate(client, slug, name, from_, to):

@@ -16,7 +16,7 @@ PRINT_DB = ("import json; from django.conf import settings; "
 
 def database_settings(**env: str) -> dict:
     """settings.DATABASES['default'] as a fresh process computes it from ``env``."""
-    base = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CONN_MAX_AGE")}
+    base = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CONN_MAX_AGE", "PREPARED_STATEMENTS")}
     result = subprocess.run(
         [sys.executable, "-c", f"import django; django.setup(); {PRINT_DB}"], cwd=ROOT,
         env={**base, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
@@ -35,7 +35,10 @@ def test_sqlite_queues_writers(tmp_path):
 def test_postgres_keeps_connections_open():
     db = database_settings(DATABASE_URL="postgres://muster@db.example.org:5432/muster")
     assert (db["CONN_MAX_AGE"], db["CONN_HEALTH_CHECKS"]) == (60, True)
-    assert db["OPTIONS"] == {}
+    # psycopg may keep statements prepared; only config.plain_rows.cursor asks it to.
+    assert db["OPTIONS"] == {"prepare_threshold": 5}
+    pooled = database_settings(DATABASE_URL="postgres://muster@db.example.org/muster", PREPARED_STATEMENTS="false")
+    assert pooled["OPTIONS"] == {}
     closed = database_settings(DATABASE_URL="postgres://muster@db.example.org/muster",
                                CONN_MAX_AGE="0")
     assert closed["CONN_MAX_AGE"] == 0
