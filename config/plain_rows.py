@@ -157,16 +157,16 @@ def _insert_sql(models: tuple[type[Model], ...], using: str) -> tuple[str, bool]
     whether it returns them."""
     connection = connections[using]
     returning = connection.features.can_return_columns_from_insert
-    parts = []
-    for model in models:
+    parts, keys = [], []
+    for n, model in enumerate(models):
         head, pk, fields = _columns(model, using)
         values = f"VALUES ({', '.join(['%s'] * len(fields))})"
         parts.append(f"{head} {values}" + (f" RETURNING {pk}" if returning else ""))
+        keys.append(f"(SELECT {pk} FROM i{n})")
     if len(parts) == 1:
         return parts[0], returning
     named = ", ".join(f"i{n} AS ({part})" for n, part in enumerate(parts))
-    keys = ", ".join(f"(SELECT {_columns(model, using)[1]} FROM i{n})" for n, model in enumerate(models))
-    return f"WITH {named} SELECT {keys}", returning
+    return f"WITH {named} SELECT {', '.join(keys)}", returning
 
 
 def _values(instance: Model, using: str) -> list[Any]:
