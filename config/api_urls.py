@@ -14,9 +14,23 @@ from events.api import standings as standings_api
 from events.api import tournaments as tournament_api
 from missions import api as missions_api
 from systems.registry import game_systems
+from teams import urls as team_urls
 from venue import clock_api
 
+GAME_URLS = [
+    path("", game_api.GameView.as_view(), name="api-game"),
+    path("report/", game_api.ReportView.as_view(), name="api-game-report"),
+    path("confirm/", game_api.ConfirmView.as_view(), name="api-game-confirm"),
+    path("dispute/", game_api.DisputeView.as_view(), name="api-game-dispute"),
+    path("rolls/", rolls_api.GameRollsView.as_view(), name="api-game-rolls"),
+]
+
 urlpatterns = [
+    # First the calls a venue's phones repeat all day (a game's report and confirmation, a team
+    # draft's reads and moves), each group under its own prefix: Django tries the patterns in
+    # order, and a prefix that does not match rejects its whole group at once.
+    path("games/<int:pk>/", include(GAME_URLS)),
+    path("team-matches/<int:pk>/", include(team_urls.match_urls)),
     path("", ApiRootView.as_view(), name="api-root"),
     path("accounts/", accounts.SignupView.as_view(), name="api-signup"),
     path("auth/token/", accounts.TokenView.as_view(), name="api-token"),
@@ -58,13 +72,8 @@ urlpatterns = [
     path("tournaments/<slug:slug>/rounds/<int:number>/clock/", clock_api.RoundClockView.as_view(),
          name="api-round-clock"),
     path("tournaments/<slug:slug>/standings/", standings_api.StandingsView.as_view(), name="api-standings"),
+    path("", include(team_urls)),  # teams, their standings and draft monitor
     path("", include("leagues.api_urls")),  # weeks, league games, byes, league standings
-    path("", include("teams.urls")),  # teams, team matches, drafts, team standings
-    path("games/<int:pk>/", game_api.GameView.as_view(), name="api-game"),
-    path("games/<int:pk>/report/", game_api.ReportView.as_view(), name="api-game-report"),
-    path("games/<int:pk>/confirm/", game_api.ConfirmView.as_view(), name="api-game-confirm"),
-    path("games/<int:pk>/dispute/", game_api.DisputeView.as_view(), name="api-game-dispute"),
-    path("games/<int:pk>/rolls/", rolls_api.GameRollsView.as_view(), name="api-game-rolls"),
     path("campaigns/", include("campaigns.api.state")),
     path("campaigns/", include("campaigns.api.air")),
     path("", include("campaigns.api.pack")),

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
-from csp.middleware import CSPMiddleware, PolicyParts
+from csp.constants import HEADER
+from csp.middleware import CheckableLazyObject, CSPMiddleware, PolicyParts
+from csp.utils import build_policy
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
 
@@ -55,8 +57,39 @@ def with_sources(update: Mapping[str, object] | None, extra: Mapping[str, Iterab
     return merged
 
 
+def _plain(request: HttpRequest, response: HttpResponseBase) -> bool:
+    """No nonce asked for, no view's own policy, not the admin site: the settings' policy as is."""
+    return (getattr(request, "_csp_nonce", None) is None and not _is_admin(request)
+            and not any(hasattr(response, name) for name in ("_csp_config", "_csp_update", "_csp_replace")))
+
+
 class ContentSecurityPolicyMiddleware(CSPMiddleware):
-    """django-csp's middleware, with the admin site's additions to the policy."""
+    """django-csp's middleware, with the admin site's additions to the policy.
+
+    An answer with the settings' policy as is (every API answer, most redirects) gets it built once
+    per process, not twice per answer (the enforced and the unset report-only one)."""
+
+    _built: tuple[object, str] | None = None
+
+    def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        if (settings.DEBUG or getattr(settings, "CONTENT_SECURITY_POLICY_REPORT_ONLY", None)
+                or not _plain(request, response)):
+            return super().process_response(request, response)
+        policy = self._plain_policy()
+        excluded = (settings.CONTENT_SECURITY_POLICY or {}).get("EXCLUDE_URL_PREFIXES") or ()
+        if (policy and HEADER not in response and not getattr(response, "_csp_exempt", False)
+                and not request.path_info.startswith(tuple(excluded))):
+            response[HEADER] = policy
+        # As django-csp does: a nonce asked for after the header is written is an error.
+        request.csp_nonce = CheckableLazyObject(self._csp_nonce_post_response)
+        return response
+
+    def _plain_policy(self) -> str:
+        """Built again only when the settings' policy is another object (a test's override)."""
+        config = getattr(settings, "CONTENT_SECURITY_POLICY", None)
+        if self._built is None or self._built[0] is not config:
+            self._built = (config, build_policy())
+        return self._built[1]
 
     def get_policy_parts(self, request: HttpRequest, response: HttpResponseBase,
                          report_only: bool = False) -> PolicyParts:

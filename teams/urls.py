@@ -1,4 +1,6 @@
-"""/api/v1/ routes of team events (included from config/api_urls.py)."""
+"""/api/v1/ routes of team events (included from config/api_urls.py): ``match_urls`` under
+``team-matches/<pk>/``, first of the API's (every captain's phone polls them), the rest with the
+tournaments' routes."""
 from django.urls import path
 
 from teams import api, doubles_api
@@ -13,9 +15,12 @@ urlpatterns = [
     path("tournaments/<slug:slug>/pairs/<int:pk>/", doubles_api.PairView.as_view(), name="api-doubles-pair"),
     path("tournaments/<slug:slug>/pairs/<int:pk>/partner-list/", doubles_api.PartnerListView.as_view(),
          name="api-doubles-partner-list"),
-    path("team-matches/<int:pk>/", api.TeamMatchView.as_view(), name="api-team-match"),
-    path("team-matches/<int:pk>/export/", api.TeamMatchExportView.as_view(), name="api-team-match-export"),
-    path("team-matches/<int:pk>/draft/", api.DraftView.as_view(), name="api-team-draft"),
-    path("team-matches/<int:pk>/draft/roll/", api.DraftRollView.as_view(), name="api-team-draft-roll"),
-    path("team-matches/<int:pk>/draft/undo/", api.DraftUndoView.as_view(), name="api-team-draft-undo"),
+]
+
+match_urls = [
+    path("", api.TeamMatchView.as_view(), name="api-team-match"),
+    path("export/", api.TeamMatchExportView.as_view(), name="api-team-match-export"),
+    path("draft/", api.DraftView.as_view(), name="api-team-draft"),
+    path("draft/roll/", api.DraftRollView.as_view(), name="api-team-draft-roll"),
+    path("draft/undo/", api.DraftUndoView.as_view(), name="api-team-draft-undo"),
 ]

@@ -215,7 +215,9 @@ def start_worker(queue: str, *, pool: str = "solo", **env: str) -> subprocess.Po
 
     ``env`` adds settings for this worker alone (e.g. MUSTER_TASK_VISIBILITY_TIMEOUT).
     """
-    env = {**os.environ, "DATABASE_URL": _test_database_url(), **env}
+    # CELERY_SKIP_CHECKS: Django's system checks (a tenth of a worker's start-up) are not what
+    # a worker in a test is for; tests/site/test_project.py runs them.
+    env = {**os.environ, "DATABASE_URL": _test_database_url(), "CELERY_SKIP_CHECKS": "1", **env}
     command = [
         sys.executable, "-m", "celery", "-A", "config", "worker", f"--pool={pool}",
         "--without-heartbeat", "--without-gossip", "--without-mingle",

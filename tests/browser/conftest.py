@@ -1,9 +1,11 @@
 """Playwright (sync API) driving Debian's Chromium against pytest-django's live server."""
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.db import connections
@@ -19,20 +21,80 @@ def missing(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture
-def chromium() -> Iterator[object]:
-    """Per test, so Playwright's event loop is gone before pytest-django flushes the database."""
+class Driver:
+    """One Playwright driver and one Chromium for the worker's browser tests.
+
+    Starting both cost some 1.5 s (and a CPU-second) per test. Playwright's sync API marks its
+    event loop as running in this thread between its calls, which makes Django treat the thread
+    as async code (its connections then live in context variables): the loop is marked only
+    while a browser test runs (`chromium`), so every other test, and the database flush after a
+    browser test, sees a plain synchronous thread, as when each test stopped its own driver."""
+
+    def __init__(self) -> None:
+        from playwright import sync_api
+
+        self._manager = sync_api.sync_playwright()
+        self._playwright = self._manager.start()
+        self._loop = self._manager._loop
+        self.browser = self._launch()
+        self.idle()
+
+    def _launch(self) -> Any:
+        return self._playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                                args=["--no-sandbox"])
+
+    def busy(self) -> Any:
+        """Mark the loop as running again, as Playwright left it after its last call."""
+        asyncio._set_running_loop(self._loop)
+        if not self.browser.is_connected():  # a crash in an earlier test: start afresh
+            self.browser = self._launch()
+        return self.browser
+
+    def idle(self) -> None:
+        asyncio._set_running_loop(None)
+
+    def stop(self) -> None:
+        self.busy()
+        self.browser.close()
+        self._manager.__exit__()
+        self.idle()
+
+
+_shared: dict[str, Any] = {"driver": None, "holders": 0}
+
+
+@pytest.fixture(scope="session")
+def _driver() -> Iterator[Driver]:
+    """The worker's driver. Each conftest importing this fixture (tests/teams/) has a session
+    fixture of its own: they share one driver, stopped when the last of them ends."""
     if not Path(CHROMIUM).exists():
         missing(f"no Chromium at {CHROMIUM} (install Debian's chromium or set MUSTER_CHROMIUM)")
     try:
-        from playwright import sync_api
+        import playwright  # noqa: F401
     except ImportError:
         missing("the playwright package is missing")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                             args=["--no-sandbox"])
+    if _shared["driver"] is None:
+        _shared["driver"] = Driver()
+    _shared["holders"] += 1
+    yield _shared["driver"]
+    _shared["holders"] -= 1
+    if not _shared["holders"]:
+        _shared["driver"].stop()
+        _shared["driver"] = None
+
+
+@pytest.fixture
+def chromium(_driver: Driver) -> Iterator[object]:
+    """The worker's browser, for this test; what the test opened is closed after it."""
+    browser = _driver.busy()
+    try:
         yield browser
-        browser.close()
+    finally:
+        try:
+            for context in browser.contexts:
+                context.close()
+        finally:
+            _driver.idle()
 
 
 @pytest.fixture
@@ -42,17 +104,15 @@ def new_page(chromium, live_server, monkeypatch):
     # makes in between (the organiser's services) are still plain synchronous code. Set per test
     # only: a process-wide value would leak into `manage.py check --deploy` (async.E001).
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    contexts = []
 
     def make(**options):
         options = {"locale": "en-GB", **options}  # a page may ask for another language
         context = chromium.new_context(viewport=VIEWPORT, base_url=live_server.url, **options)
         context.set_default_timeout(10_000)
-        contexts.append(context)
         return context.new_page()
 
     yield make
-    for context in contexts:
+    for context in chromium.contexts:
         context.close()
     # While Playwright's loop runs, Django keeps the test's connections in context variables
     # (asgiref's Local): close them here, or they outlive the test database (PostgreSQL then

@@ -2,13 +2,11 @@
 violation), keyboard use, and the organiser's cockpit fitting a 1,280 px screen."""
 from __future__ import annotations
 
-import io
 import re
 
 import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.test import Client
 
 from campaigns.models import Campaign
@@ -17,6 +15,7 @@ from events.demo import DEMO_SLUG
 from events.models import Game, Player, Round, Tournament
 from events.services import results
 from tests.browser.a11y import audit
+from tests.browser.demo_site import demo_site
 from tests.browser.events import lock_and_pair, open_event, organiser, register, user
 from tests.leagues.league_fixtures import build_league, ids, played
 
@@ -46,11 +45,6 @@ def signed_in(new_page, live_server, account, **options):
     return page
 
 
-def demo_site(settings, tmp_path) -> None:
-    settings.DATA_DIR = tmp_path  # demo_data writes its passwords there
-    call_command("demo_data", stdout=io.StringIO())
-
-
 def audited(page, url: str) -> list[str]:
     page.goto(url)
     page.locator("h1").first.wait_for()
@@ -67,6 +61,7 @@ def test_axe_reports_missing_labels_names_and_low_contrast(chromium):
     assert not any("#named" in p for p in problems), problems
 
 
+@pytest.mark.xdist_group("demo_site")  # one worker builds the demo site once (demo_site.py)
 def test_every_player_page_passes_axe(new_page, live_server, settings, tmp_path):
     """Home, each system's demo event and its standings, a game, lists, the profile, log-in,
     sign-up, the campaign, the projector and the league page, as a visitor, a player and a side."""
@@ -114,6 +109,7 @@ def test_every_player_page_passes_axe(new_page, live_server, settings, tmp_path)
     assert problems == []
 
 
+@pytest.mark.xdist_group("demo_site")
 def test_no_page_of_the_cockpit_scrolls_sideways_at_1280(new_page, live_server, settings, tmp_path):
     """The tournament page (its players table), a round, its results grid, check-in, the awards
     grid and the campaign cockpit, in French (the longer words), at 1,280 px wide."""

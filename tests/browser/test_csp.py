@@ -6,18 +6,17 @@ Swagger UI's nonce'd start-up script. (The mission pack page's polling script ha
 by tests/site/test_security_headers.py: here it would cost its 2 s wait.)"""
 from __future__ import annotations
 
-import io
 import re
 
 import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.test import Client
 
 from campaigns.models import Campaign
 from events.demo import DEMO_SLUG
 from events.models import Game
+from tests.browser.demo_site import demo_site
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
@@ -61,9 +60,9 @@ def pending_game() -> Game:
             .select_related("player_a__user", "player_b").order_by("table").first())
 
 
+@pytest.mark.xdist_group("demo_site")  # with the accessibility tests: one demo site per worker
 def test_pages_run_under_the_policy_with_nothing_refused(new_page, live_server, settings, tmp_path):
-    settings.DATA_DIR = tmp_path  # demo_data writes its passwords there
-    call_command("demo_data", stdout=io.StringIO())
+    demo_site(settings, tmp_path)
     game = pending_game()
     campaign = Campaign.objects.get(slug="demo-laitus-prime")
 

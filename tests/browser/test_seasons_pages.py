@@ -98,12 +98,15 @@ def test_season_pages_at_360_and_1280_in_french_and_english(new_page, live_serve
         "week_list": f"/tournaments/{league.slug}/league/weeks/2/list/",
     }
     scrolling = []
+    browsers = {}  # one signed-in browser per language, resized for the second width
     for viewport in (PHONE, DESK):
         for locale in ("en-GB", "fr-FR"):
             french = locale == "fr-FR"
-            page = new_page(locale=locale)
+            if locale not in browsers:
+                browsers[locale] = new_page(locale=locale)
+                sign_in(browsers[locale], live_server, me)
+            page = browsers[locale]
             page.set_viewport_size(viewport)
-            sign_in(page, live_server, me)
             for name, path in pages.items():
                 page.goto(path)
                 page.locator("h1").first.wait_for()
@@ -127,7 +130,6 @@ def test_season_pages_at_360_and_1280_in_french_and_english(new_page, live_serve
             page.wait_for_url(f"**/circuits/{slug}/?q=*")
             assert page.locator("table.circuit tbody tr").count() == 1
             no_sideways_scroll(page)
-            page.close()
     # At 360 px the breakdown's eleven columns are wider than the screen: its box says it scrolls.
     assert "circuit-results" in {t["table"] for t in scrolling}, scrolling
 

@@ -314,10 +314,14 @@ def round_of(pack_id: int) -> Round:
     return MissionPack.objects.select_related("round").get(pk=pack_id).round
 
 
-def start_and_kill_mid_build(workers, media: Path, client: APIClient, round_: Round,
-                             pool: str = "solo", **env: str) -> int:
+def boot_worker_to_kill(workers, media: Path, pool: str = "solo", **env: str):
+    """The worker the test will kill, started first: it boots (seconds) while the test builds
+    its round, and takes the pack's task once it is asked for."""
+    return workers.start(pool=pool, MEDIA_ROOT=str(media), **WORKER_ENV, **env)
+
+
+def kill_mid_build(workers, worker, client: APIClient, round_: Round, pool: str = "solo") -> int:
     """Ask for the pack through the API, let the worker get into it, then SIGKILL the build."""
-    worker = workers.start(pool=pool, MEDIA_ROOT=str(media), **WORKER_ENV, **env)
     pack_id = request_through_api(client, round_).json()["id"]
     poll("the build to be under way", lambda: mid_build(pack_id))
     if pool == "prefork":  # the pool child runs the task; the worker itself stays up
@@ -327,6 +331,16 @@ def start_and_kill_mid_build(workers, media: Path, client: APIClient, round_: Ro
     else:
         workers.kill(worker)
     return pack_id
+
+
+def give_back_unacknowledged(visibility: float) -> None:
+    """What a worker whose visibility timeout is ``visibility`` s does at its next restore:
+    kombu's own ``restore_visible`` puts every task delivered longer ago than that and never
+    acknowledged back on its queue. Run here rather than by one more worker (a boot costs
+    seconds)."""
+    options = {**celery_app.conf.broker_transport_options, "visibility_timeout": visibility}
+    with celery_app.connection_for_write(transport_options=options) as connection:
+        connection.default_channel.qos.restore_visible(num=100)
 
 
 def assert_whole_pack(client: APIClient, media: Path, pack_id: int, round_: Round) -> None:
@@ -343,9 +357,14 @@ def assert_whole_pack(client: APIClient, media: Path, pack_id: int, round_: Roun
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_killed_worker_leaves_a_stale_pack_that_staff_retry(restartable_workers, media, settings,
                                                             client):
+    worker = boot_worker_to_kill(restartable_workers, media)
     round_ = paired_round(PLAYERS, seed=11)
     api = staff_client()
-    pack_id = start_and_kill_mid_build(restartable_workers, media, api, round_)
+    pack_id = kill_mid_build(restartable_workers, worker, api, round_)
+    # A new worker with the default visibility timeout: the dead task is not delivered again
+    # within this test, so only the retry can finish the pack. Nor does its sweep take the pack
+    # (60 s without a sign of life there): it boots while the pack goes stale.
+    restartable_workers.start(MEDIA_ROOT=str(media), **WORKER_ENV)
     stuck = state(pack_id)
     assert stuck[0] == Status.RUNNING
     assert api.get(f"/api/v1/mission-packs/{pack_id}/download/").status_code == 409
@@ -353,9 +372,6 @@ def test_killed_worker_leaves_a_stale_pack_that_staff_retry(restartable_workers,
     poll("the pack to count as stale",
          lambda: api.get(f"/api/v1/mission-packs/{pack_id}/").json()["stale"])
     assert state(pack_id) == stuck  # nothing moved since the kill
-    # A new worker with the default visibility timeout: the dead task is not delivered again
-    # within this test, so only the retry can finish the pack.
-    restartable_workers.start(MEDIA_ROOT=str(media), **WORKER_ENV)
     client.force_login(get_user_model().objects.create_superuser("boss", "b@example.org", "pw"))
     assert client.post(f"/admin/printing/missionpack/{pack_id}/retry/").status_code == 302
     poll("the retried pack", lambda: state(pack_id)[0] in (Status.DONE, Status.FAILED),
@@ -367,9 +383,10 @@ def test_killed_worker_leaves_a_stale_pack_that_staff_retry(restartable_workers,
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_killed_worker_task_is_delivered_again_and_the_pack_completes(restartable_workers, media):
+    worker = boot_worker_to_kill(restartable_workers, media)
     round_ = paired_round(PLAYERS, seed=12)
     api = staff_client()
-    pack_id = start_and_kill_mid_build(restartable_workers, media, api, round_)
+    pack_id = kill_mid_build(restartable_workers, worker, api, round_)
     assert state(pack_id)[0] == Status.RUNNING
     # Redis gives the unacknowledged task to the next worker once the visibility timeout is
     # over; a short one here so the test does not wait half an hour.
@@ -387,9 +404,10 @@ def test_killed_worker_task_is_delivered_again_and_the_pack_completes(restartabl
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_killed_pool_child_task_is_given_back_and_the_pack_completes(restartable_workers, media):
+    worker = boot_worker_to_kill(restartable_workers, media, pool="prefork")
     round_ = paired_round(PLAYERS, seed=13)
     api = staff_client()
-    pack_id = start_and_kill_mid_build(restartable_workers, media, api, round_, pool="prefork")
+    pack_id = kill_mid_build(restartable_workers, worker, api, round_, pool="prefork")
     # The worker saw its child die: the task goes back to the queue at once (no retry, no wait
     # for the visibility timeout) and a new child builds the pack from the start.
     poll("the rebuilt pack", lambda: state(pack_id)[0] in (Status.DONE, Status.FAILED),
@@ -406,6 +424,10 @@ def test_killed_worker_pack_is_interrupted_then_rebuilt_by_the_sweep(restartable
     """Issue #23 (5): no heartbeat for the threshold, the organiser reads "interrupted"; the
     next worker's sweep builds the pack again, nobody clicks; the dead run's task, given back
     by the broker later, finds it done."""
+    # Small thresholds; the workers' own sweeps and builds go to the test's queue.
+    quick = {"MUSTER_PACK_HEARTBEAT_SECONDS": "0.5", "MUSTER_PACK_INTERRUPTED_SECONDS": "3",
+             "MUSTER_TASK_QUEUE": restartable_workers.queue}
+    worker = boot_worker_to_kill(restartable_workers, media, **quick)
     round_ = paired_round(PLAYERS, seed=14)
     api = staff_client()
     published: list[tuple[str, str]] = []
@@ -413,11 +435,8 @@ def test_killed_worker_pack_is_interrupted_then_rebuilt_by_the_sweep(restartable
     def note(sender=None, headers=None, **kwargs) -> None:
         published.append((sender, headers["id"]))
     after_task_publish.connect(note, weak=False)
-    # Small thresholds; the workers' own sweeps and builds go to the test's queue.
-    quick = {"MUSTER_PACK_HEARTBEAT_SECONDS": "0.5", "MUSTER_PACK_INTERRUPTED_SECONDS": "3",
-             "MUSTER_TASK_QUEUE": restartable_workers.queue}
     try:
-        pack_id = start_and_kill_mid_build(restartable_workers, media, api, round_, **quick)
+        pack_id = kill_mid_build(restartable_workers, worker, api, round_)
     finally:
         after_task_publish.disconnect(note)
     (dead_task,) = [task_id for name, task_id in published if name == packs.BUILD_TASK]
@@ -443,9 +462,10 @@ def test_killed_worker_pack_is_interrupted_then_rebuilt_by_the_sweep(restartable
     assert restarted.actor is None and restarted.data["pack"] == pack_id
     assert not AuditEntry.objects.filter(action="mission_pack_retried").exists()
     assert_whole_pack(api, media, pack_id, round_)
-    # A worker with a short visibility timeout gets the dead run's task back: it finds the pack
-    # done and leaves it (not failed, not built twice, one file).
-    restartable_workers.start(MEDIA_ROOT=str(media), MUSTER_TASK_VISIBILITY_TIMEOUT="1", **quick)
+    # The broker gives the dead run's task back, as a worker with a short visibility timeout
+    # does at its next restore; the running worker finds the pack done and leaves it (not
+    # failed, not built twice, one file).
+    give_back_unacknowledged(visibility=1)
     assert celery_app.AsyncResult(dead_task).get(timeout=30) == Status.DONE
     pack.refresh_from_db()
     assert (pack.status, pack.runs) == (Status.DONE, 2)

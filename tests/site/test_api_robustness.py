@@ -7,8 +7,9 @@ visible to the generated calls). Path parameters are drawn half the time from th
 objects, so the calls reach real tournaments, players, rounds and games instead of 404s."""
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -78,6 +79,8 @@ class World:
     pack_ids: list[int]
     reference: dict[str, list[str]]  # body field -> the slugs of the reference data it names
     headers: dict[str, dict[str, str]]
+    # (operation label, examples) -> the aimed cases drawn for it, shared by the three callers
+    cases: dict[tuple[str, int], list[Any]] = field(default_factory=dict)
 
 
 def _token(user: Any) -> dict[str, str]:
@@ -238,23 +241,49 @@ def _aim(case: Any, data: st.DataObject, world: World) -> None:
         _aim_body(case, data, world)
 
 
+def drawn_cases(operation: Any, world: World, examples: int) -> list[Any]:
+    """The aimed cases of ``operation``, drawn once per world and shared by every caller.
+
+    Drawing costs about twice the calls. The draws never depended on the caller: the strategies
+    take no feedback from the answers, and ``derandomize`` seeds every run alike, so each caller
+    used to get these very cases, drawn again."""
+    key = (operation.label, examples)
+    if key not in world.cases:
+        drawn: list[Any] = []
+
+        @settings(max_examples=examples, deadline=None, derandomize=True, database=None,
+                  suppress_health_check=list(HealthCheck), phases=NO_SHRINK)
+        @given(case=_cases(operation), data=st.data())
+        def draw(case: Any, data: st.DataObject) -> None:
+            _aim(case, data, world)
+            drawn.append(case)
+
+        draw()
+        world.cases[key] = drawn
+    return world.cases[key]
+
+
+def _fresh(case: Any) -> Any:
+    """A copy to send: a call freezes and revalidates the case's metadata, and the next caller
+    needs it as drawn. The operation (and its schema) is shared, never copied."""
+    memo = {id(case.operation): case.operation}
+    fresh = object.__new__(type(case))
+    for name in type(case).__slots__:  # Case's __setattr__ needs its metadata set first
+        object.__setattr__(fresh, name, copy.deepcopy(getattr(case, name), memo))
+    return fresh
+
+
 def check_operation(operation: Any, world: World, caller: str, examples: int) -> None:
     """``examples`` generated calls of ``operation`` as ``caller``, each through every
     schemathesis check (CHECKED): the answer is documented (status, content type, body), bad
-    input is refused, and no answer is a 5xx."""
+    input is refused, and no answer is a 5xx. Stops at the first failing call, as Hypothesis
+    did before the draws were shared."""
     headers = world.headers.get(caller, {})
-
-    @settings(max_examples=examples, deadline=None, derandomize=True, database=None,
-              suppress_health_check=list(HealthCheck), phases=NO_SHRINK)
-    @given(case=_cases(operation), data=st.data())
-    def run(case: Any, data: st.DataObject) -> None:
-        _aim(case, data, world)
+    for case in drawn_cases(operation, world, examples):
         try:
-            case.call_and_validate(headers=headers, excluded_checks=NOT_CHECKED)
+            _fresh(case).call_and_validate(headers=headers, excluded_checks=NOT_CHECKED)
         except FailureGroup as exc:  # one line per failure: the operation, caller and check
             raise AssertionError(f"as {caller}: {exc}") from None
-
-    run()
 
 
 def check_schema(world: World, caller: str, examples: int) -> list[str]:

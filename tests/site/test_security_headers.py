@@ -7,8 +7,8 @@ alone may (its documented concession). tests/browser/test_csp.py checks the same
 Chromium, which reports what the policy refused."""
 from __future__ import annotations
 
-import io
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 from django.contrib import admin
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.db.models import Q
 from django.test import Client
 from django.urls import reverse
@@ -26,6 +25,7 @@ from config.security_headers import permissions_policy, with_sources
 from events.demo import DEMO_SLUG
 from events.models import Game, Player, Round, Tournament
 from printing.models import MissionPack
+from tests.site.demo_world import FirstRun, first_demo_run
 
 pytestmark = pytest.mark.django_db
 
@@ -112,10 +112,14 @@ def check_page(client: Client, url: str, *, admin_page: bool = False) -> Inline:
     return found
 
 
+@pytest.fixture(scope="module")
+def demo_site(tmp_path_factory, django_db_setup, django_db_blocker) -> Iterator[FirstRun]:
+    """One `demo_data` run for the module's pages (a run costs seconds; the pages only read)."""
+    yield from first_demo_run(tmp_path_factory.mktemp("demo-site"), django_db_blocker)
+
+
 @pytest.fixture
-def demo(settings, tmp_path) -> Tournament:
-    settings.DATA_DIR = tmp_path
-    call_command("demo_data", stdout=io.StringIO())
+def demo(demo_site) -> Tournament:
     return Tournament.objects.get(slug=DEMO_SLUG)
 
 
@@ -125,6 +129,8 @@ def player_client(username: str) -> Client:
     return client
 
 
+# Both tests on the demo site run on one worker (make test: --dist loadgroup): one run.
+@pytest.mark.xdist_group("security_headers_demo")
 def test_player_pages_have_a_strict_policy_their_inline_parts_satisfy(demo, client):
     me = Player.objects.get(tournament=demo, user__username="demo-player")
     game = Game.objects.filter(Q(player_a=me) | Q(player_b=me)).first()
@@ -155,6 +161,7 @@ def test_api_docs_run_their_inline_start_up_with_the_nonce(client):
     assert len(found.nonces) == 2  # the Swagger UI page's <style> and its start-up <script>
 
 
+@pytest.mark.xdist_group("security_headers_demo")
 def test_admin_pages_give_their_inline_styles_and_scripts_the_nonce(demo):
     boss = get_user_model().objects.create_superuser("boss", "boss@example.org", "boss-pass-1234")
     staff = Client()
