@@ -1,4 +1,5 @@
-"""A quicker restore of the reference data before each transactional test.
+"""A quicker restore of the reference data before each transactional test, and again right
+after its flush.
 
 Django's ``serialized_rollback`` parses the JSON it took after the migrations and saves its
 ~460 rows one by one before each transactional test (an UPDATE, then an INSERT: some 900
@@ -18,6 +19,7 @@ from django.db.backends.base.creation import BaseDatabaseCreation
 from django.db.models import signals
 from django.db.models.constants import OnConflict
 from django.db.transaction import atomic
+from django.test import TransactionTestCase
 
 _parsed: dict[tuple[str, str], list[Any]] = {}
 
@@ -81,5 +83,23 @@ def deserialize_db_from_string(self: BaseDatabaseCreation, data: str) -> None:
             table_names={type(obj.object)._meta.db_table for obj in objects})
 
 
+_flush = TransactionTestCase._fixture_teardown
+
+
+def _fixture_teardown(self: TransactionTestCase) -> None:
+    """Django's flush, then the reference rows written back at once. Django restores them only
+    when the next transactional test starts, and relies on plain tests running before every
+    transactional one; pytest-xdist's --dist loadgroup hands a worker its larger groups first,
+    so a plain test may follow a group of browser tests on the same worker."""
+    _flush(self)
+    if not self.serialized_rollback:
+        return
+    for alias in self._databases_names(include_mirrors=False):
+        contents = getattr(connections[alias], "_test_serialized_contents", None)
+        if contents:
+            connections[alias].creation.deserialize_db_from_string(contents)
+
+
 def install() -> None:
     BaseDatabaseCreation.deserialize_db_from_string = deserialize_db_from_string
+    TransactionTestCase._fixture_teardown = _fixture_teardown
